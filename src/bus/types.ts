@@ -1,0 +1,90 @@
+import type { GameEvent } from '../../streams/events.js';
+import type { League } from '../espn/leagues.js';
+
+/**
+ * The bus: one event log shared by every instance, the per-game state the engine needs to carry
+ * on after a fail-over, and the lease that makes exactly one instance poll a game.
+ * Two implementations behind this interface: in memory (single process) and Redis.
+ *
+ * The log is one totally ordered stream for all leagues (not one per league), so that a client
+ * resuming a multi-league subscription from one offset gets neither a gap nor a duplicate.
+ */
+export interface GameKey {
+  league: League;
+  gameId: string;
+}
+
+/** Offsets look like Redis stream ids, `<ms>-<n>`, in both implementations. */
+export type Offset = string;
+
+export interface LogBounds {
+  /** Oldest retained event's offset, or null when the log is empty. */
+  first: Offset | null;
+  /** Newest event's offset, or null when the log is empty. */
+  last: Offset | null;
+  /** Newest offset that was trimmed away (a `since` older than this has a gap), or null. */
+  trimmedThrough: Offset | null;
+}
+
+/** The engine's per-game state, stored opaquely: `meta` is one JSON value, `entries` a keyed map (plays). */
+export interface StoredGame {
+  meta: unknown;
+  entries: Map<string, unknown>;
+}
+
+/** A change to a game's stored state: work proportional to what changed. */
+export interface GameStateDelta {
+  meta: unknown;
+  set?: ReadonlyArray<readonly [string, unknown]>;
+  delete?: readonly string[];
+}
+
+export type NewGameEvent = Omit<GameEvent, 'offset'>;
+
+export interface Bus {
+  readonly kind: 'memory' | 'redis';
+  /** Maximum number of events retained in the log. */
+  readonly retention: number;
+
+  /**
+   * Atomically appends `events` to the log and applies `delta` to the game's stored state —
+   * but only while `owner` holds the game's lease (when `owner` is given). Returns the events
+   * with offsets, or null when the lease was lost (nothing was written).
+   */
+  commit(
+    game: GameKey,
+    events: readonly NewGameEvent[],
+    delta: GameStateDelta,
+    owner?: string,
+  ): Promise<GameEvent[] | null>;
+  loadGame(game: GameKey): Promise<StoredGame | undefined>;
+  /** Every game with stored state, with its meta (for listings and snapshots). */
+  listGames(): Promise<Array<GameKey & { meta: unknown }>>;
+  deleteGame(game: GameKey): Promise<void>;
+
+  /** Events strictly after `after` (null: from the oldest retained), oldest first, at most `limit`. */
+  read(after: Offset | null, limit: number): Promise<GameEvent[]>;
+  bounds(): Promise<LogBounds>;
+  /**
+   * Live tail: batches of events appended after `after` (null: only events appended from now on).
+   * Ends when `signal` aborts or the bus closes.
+   */
+  tail(after: Offset | null, signal?: AbortSignal): AsyncIterable<GameEvent[]>;
+
+  /** Takes or renews the lease on a game for `owner`; true while `owner` holds it. */
+  acquireLease(game: GameKey, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `owner` holds it. */
+  releaseLease(game: GameKey, owner: string): Promise<void>;
+
+  /** Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Compares two offsets `<ms>-<n>` numerically; negative when a < b. */
+export function compareOffsets(a: Offset, b: Offset): number {
+  const [am = 0, an = 0] = a.split('-').map(Number);
+  const [bm = 0, bn = 0] = b.split('-').map(Number);
+  return am !== bm ? am - bm : an - bn;
+}
+
+export const OFFSET_PATTERN = /^[0-9]{1,15}-[0-9]{1,15}$/;

@@ -1,0 +1,114 @@
+/**
+ * One error hierarchy for the whole project. Match on `error.code`, not on `instanceof`:
+ * codes are stable across versions and survive serialisation (HTTP bodies, WebSocket frames, logs).
+ */
+export type ErrorCode =
+  | 'INVALID_PARAMS'
+  | 'UNKNOWN_OPERATION'
+  | 'UPSTREAM_HTTP'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_NETWORK'
+  | 'UPSTREAM_PAYLOAD'
+  | 'INVALID_CONFIG'
+  | 'INVALID_OPTIONS';
+
+export class CourtsideError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+
+  toJSON(): { code: ErrorCode; message: string } {
+    return { code: this.code, message: this.message };
+  }
+}
+
+/** A parameter failed validation; raised before any upstream request is made. */
+export class InvalidParamsError extends CourtsideError {
+  readonly param: string;
+  readonly value: unknown;
+  readonly expected: string;
+
+  constructor(param: string, value: unknown, expected: string, operation?: string) {
+    const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    super(
+      'INVALID_PARAMS',
+      `${operation ? `${operation}: ` : ''}parameter "${param}" has invalid value ${truncate(shown)}; expected ${expected}`,
+    );
+    this.param = param;
+    this.value = value;
+    this.expected = expected;
+  }
+}
+
+/** The operation name is not one of the 44 known operations. */
+export class UnknownOperationError extends CourtsideError {
+  readonly operation: string;
+
+  constructor(operation: string) {
+    super('UNKNOWN_OPERATION', `unknown operation ${truncate(JSON.stringify(operation))}`);
+    this.operation = operation;
+  }
+}
+
+/** The upstream answered with a non-2xx status (after retries). */
+export class UpstreamHttpError extends CourtsideError {
+  readonly status: number;
+  readonly url: string;
+
+  constructor(status: number, url: string) {
+    super('UPSTREAM_HTTP', `upstream answered ${status} for ${url}`);
+    this.status = status;
+    this.url = url;
+  }
+}
+
+/** The upstream did not answer within the per-request timeout (after retries). */
+export class UpstreamTimeoutError extends CourtsideError {
+  readonly url: string;
+  readonly timeoutMs: number;
+
+  constructor(url: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super('UPSTREAM_TIMEOUT', `upstream did not answer within ${timeoutMs} ms for ${url}`, options);
+    this.url = url;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The connection to the upstream failed (refused, reset, DNS) after retries. */
+export class UpstreamNetworkError extends CourtsideError {
+  readonly url: string;
+
+  constructor(url: string, options?: { cause?: unknown }) {
+    const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super('UPSTREAM_NETWORK', `could not reach upstream for ${url}${reason}`, options);
+    this.url = url;
+  }
+}
+
+/** The upstream body was not JSON, or not of the expected shape. */
+export class UpstreamPayloadError extends CourtsideError {
+  readonly url: string;
+
+  constructor(url: string, reason: string, options?: { cause?: unknown }) {
+    super('UPSTREAM_PAYLOAD', `upstream payload for ${url} is unusable: ${reason}`, options);
+    this.url = url;
+  }
+}
+
+/** A configuration file or environment variable is invalid; names the field. */
+export class InvalidConfigError extends CourtsideError {
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super('INVALID_CONFIG', `${field}: ${message}`);
+    this.field = field;
+  }
+}
+
+function truncate(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,225 @@
+import { InvalidParamsError, UnknownOperationError } from '../errors.js';
+import { LEAGUE_SEGMENT, LEAGUES, type League } from './leagues.js';
+import { PARAM_RULES, validateParam, type ParamName } from './params.js';
+
+/**
+ * The operation registry: the 24 suffixes of the spec's endpoint table, expanded to the 44
+ * operations (`mens_<suffix>`, `womens_<suffix>`; the women's league has no athlete operations
+ * and no standings). Everything that routes, validates, documents or caches reads this table.
+ */
+
+/** The tabular result the spec names for each suffix; the tables module maps these to parsers. */
+export type ResultKind =
+  | 'scoreboard'
+  | 'summary'
+  | 'news'
+  | 'injuries'
+  | 'teams'
+  | 'roster'
+  | 'schedule'
+  | 'standings'
+  | 'generic_items'
+  | 'generic_groups'
+  | 'single_entity';
+
+export interface QueryParamSpec {
+  /** Name on the client side (options object, HTTP API query, CLI flag with `-` for `_`). */
+  readonly name: ParamName;
+  /** Name sent upstream. */
+  readonly upstream: string;
+}
+
+export interface SuffixSpec {
+  readonly suffix: string;
+  readonly leagues: readonly League[];
+  /** Path after the base URL, with `{league}` and `{team_id}` / `{athlete_id}` placeholders. */
+  readonly path: string;
+  readonly pathParams: readonly ParamName[];
+  readonly queryParams: readonly QueryParamSpec[];
+  readonly result: ResultKind;
+  /** How long a response stays fresh in the client cache; why: live data changes every few seconds, reference data hourly. */
+  readonly ttlMs: number;
+}
+
+export interface OperationSpec extends SuffixSpec {
+  readonly name: string;
+  readonly league: League;
+  /** All client parameter names: path first, then query. */
+  readonly params: readonly ParamName[];
+}
+
+const SITE = '/apis/site/v2/sports/basketball/{league}';
+const BOTH: readonly League[] = LEAGUES;
+const MENS: readonly League[] = ['mens'];
+const q = (name: ParamName, upstream: string = name): QueryParamSpec => ({ name, upstream });
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+// Live endpoints: a little under the fastest poll interval, so concurrent readers share one call.
+const LIVE_TTL = 2 * SECOND;
+const SCOREBOARD_TTL = 5 * SECOND;
+const NEWS_TTL = 5 * MINUTE;
+const REFERENCE_TTL = HOUR;
+
+export const SUFFIXES: readonly SuffixSpec[] = [
+  {
+    suffix: 'scoreboard',
+    leagues: BOTH,
+    path: `${SITE}/scoreboard`,
+    pathParams: [],
+    queryParams: [q('dates'), q('week'), q('season_type', 'seasontype'), q('groups'), q('limit')],
+    result: 'scoreboard',
+    ttlMs: SCOREBOARD_TTL,
+  },
+  {
+    suffix: 'summary',
+    leagues: BOTH,
+    path: `${SITE}/summary`,
+    pathParams: [],
+    queryParams: [q('event_id', 'event')],
+    result: 'summary',
+    ttlMs: LIVE_TTL,
+  },
+  suffix('calendar', BOTH, '/calendar', [], [], 'generic_items', REFERENCE_TTL),
+  suffix('news', BOTH, '/news', [], [q('limit')], 'news', NEWS_TTL),
+  suffix('injuries', BOTH, '/injuries', [], [], 'injuries', NEWS_TTL),
+  suffix('transactions', BOTH, '/transactions', [], [], 'generic_items', NEWS_TTL),
+  suffix('conferences', BOTH, '/groups', [], [], 'generic_groups', REFERENCE_TTL),
+  suffix('statistics_league', BOTH, '/statistics', [], [], 'generic_items', REFERENCE_TTL),
+  suffix('draft', BOTH, '/draft', [], [], 'generic_items', REFERENCE_TTL),
+  suffix('teams_site', BOTH, '/teams', [], [q('limit')], 'teams', REFERENCE_TTL),
+  suffix('team', BOTH, '/teams/{team_id}', ['team_id'], [], 'single_entity', REFERENCE_TTL),
+  suffix('team_roster', BOTH, '/teams/{team_id}/roster', ['team_id'], [], 'roster', REFERENCE_TTL),
+  suffix(
+    'team_schedule',
+    BOTH,
+    '/teams/{team_id}/schedule',
+    ['team_id'],
+    [q('season')],
+    'schedule',
+    REFERENCE_TTL,
+  ),
+  suffix('team_record', BOTH, '/teams/{team_id}/record', ['team_id'], [], 'generic_items', REFERENCE_TTL),
+  suffix(
+    'team_depthcharts',
+    BOTH,
+    '/teams/{team_id}/depthcharts',
+    ['team_id'],
+    [],
+    'generic_items',
+    REFERENCE_TTL,
+  ),
+  suffix('team_injuries', BOTH, '/teams/{team_id}/injuries', ['team_id'], [], 'injuries', NEWS_TTL),
+  suffix(
+    'team_transactions',
+    BOTH,
+    '/teams/{team_id}/transactions',
+    ['team_id'],
+    [],
+    'generic_items',
+    NEWS_TTL,
+  ),
+  suffix('team_history', BOTH, '/teams/{team_id}/history', ['team_id'], [], 'generic_items', REFERENCE_TTL),
+  suffix('team_news', BOTH, '/teams/{team_id}/news', ['team_id'], [q('limit')], 'news', NEWS_TTL),
+  suffix('team_leaders', BOTH, '/teams/{team_id}/leaders', ['team_id'], [], 'generic_items', REFERENCE_TTL),
+  suffix('player_info', MENS, '/athletes/{athlete_id}', ['athlete_id'], [], 'single_entity', REFERENCE_TTL),
+  suffix(
+    'player_bio',
+    MENS,
+    '/athletes/{athlete_id}/bio',
+    ['athlete_id'],
+    [],
+    'single_entity',
+    REFERENCE_TTL,
+  ),
+  suffix('player_news', MENS, '/athletes/{athlete_id}/news', ['athlete_id'], [], 'news', NEWS_TTL),
+  {
+    suffix: 'standings',
+    leagues: MENS,
+    // The one operation outside the `site` tree (spec, "Path layout").
+    path: '/apis/v2/sports/basketball/{league}/standings',
+    pathParams: [],
+    queryParams: [q('season'), q('group'), q('standings_type', 'type')],
+    result: 'standings',
+    ttlMs: REFERENCE_TTL,
+  },
+];
+
+function suffix(
+  name: string,
+  leagues: readonly League[],
+  tail: string,
+  pathParams: readonly ParamName[],
+  queryParams: readonly QueryParamSpec[],
+  result: ResultKind,
+  ttlMs: number,
+): SuffixSpec {
+  return { suffix: name, leagues, path: `${SITE}${tail}`, pathParams, queryParams, result, ttlMs };
+}
+
+export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(
+  SUFFIXES.flatMap((s) =>
+    s.leagues.map((league): [string, OperationSpec] => {
+      const name = `${league}_${s.suffix}`;
+      const params = [...s.pathParams, ...s.queryParams.map((p) => p.name)];
+      return [name, { ...s, name, league, params }];
+    }),
+  ),
+);
+
+export const OPERATION_NAMES: readonly string[] = [...OPERATIONS.keys()];
+
+export function getOperation(name: string): OperationSpec {
+  const op = typeof name === 'string' ? OPERATIONS.get(name) : undefined;
+  if (!op) throw new UnknownOperationError(name);
+  return op;
+}
+
+/** A validated request: the relative path with query string, ready to append to a base URL. */
+export interface BuiltRequest {
+  readonly operation: OperationSpec;
+  /** Path and query, e.g. `/apis/site/v2/sports/basketball/nba/summary?event=401585607`. */
+  readonly pathAndQuery: string;
+}
+
+/**
+ * Validates `params` for `operation` and builds the upstream path. Throws `InvalidParamsError`
+ * for an unknown, missing (path) or malformed parameter; nothing is sent by this function.
+ */
+export function buildRequest(
+  operationName: string,
+  params: Readonly<Record<string, unknown>> = {},
+): BuiltRequest {
+  const operation = getOperation(operationName);
+  if (params === null || typeof params !== 'object') {
+    throw new InvalidParamsError('params', params, 'an object of parameters', operation.name);
+  }
+  for (const key of Object.keys(params)) {
+    if (!(operation.params as readonly string[]).includes(key)) {
+      const allowed = operation.params.length ? operation.params.join(', ') : 'no parameters';
+      throw new InvalidParamsError(
+        key,
+        params[key],
+        `one of: ${allowed} (unknown parameter)`,
+        operation.name,
+      );
+    }
+  }
+  let path = operation.path.replace('{league}', LEAGUE_SEGMENT[operation.league]);
+  for (const name of operation.pathParams) {
+    const value = params[name];
+    if (value === undefined || value === null || value === '') {
+      throw new InvalidParamsError(name, value, `${PARAM_RULES[name].expected} (required)`, operation.name);
+    }
+    path = path.replace(`{${name}}`, encodeURIComponent(validateParam(name, value, operation.name)));
+  }
+  const query = new URLSearchParams();
+  for (const { name, upstream } of operation.queryParams) {
+    const value = params[name];
+    if (value === undefined || value === null) continue;
+    query.append(upstream, validateParam(name, value, operation.name));
+  }
+  const qs = query.toString();
+  return { operation, pathAndQuery: qs ? `${path}?${qs}` : path };
+}

@@ -1,0 +1,99 @@
+import { InvalidParamsError } from '../errors.js';
+
+/**
+ * Client-side parameter names and their validators. Every value is checked before any request
+ * is built, so a bad call never reaches the upstream.
+ */
+export type ParamName =
+  | 'dates'
+  | 'week'
+  | 'season_type'
+  | 'groups'
+  | 'limit'
+  | 'event_id'
+  | 'season'
+  | 'group'
+  | 'standings_type'
+  | 'team_id'
+  | 'athlete_id';
+
+export type ParamValue = string | number;
+export type Params = Partial<Record<ParamName, ParamValue>>;
+
+interface ParamRule {
+  /** Human-readable form, quoted in errors. */
+  readonly expected: string;
+  /** Returns the normalised string sent upstream, or undefined when the value is invalid. */
+  readonly check: (value: string) => string | undefined;
+}
+
+const ID = /^[A-Za-z0-9-]+$/;
+// ESPN ids are short; a 64-character cap keeps hostile input out of URLs and logs.
+const MAX_ID_LENGTH = 64;
+// The spec gives no maximum for `limit`; 1000 is above every list ESPN serves (teams, news).
+const MAX_LIMIT = 1000;
+
+const id = (expected: string): ParamRule => ({
+  expected,
+  check: (v) => (ID.test(v) && v.length <= MAX_ID_LENGTH ? v : undefined),
+});
+
+const positiveInt =
+  (max: number) =>
+  (v: string): string | undefined => {
+    if (!/^[0-9]{1,7}$/.test(v)) return undefined;
+    const n = Number(v);
+    return n >= 1 && n <= max ? String(n) : undefined;
+  };
+
+export const PARAM_RULES: Readonly<Record<ParamName, ParamRule>> = {
+  dates: {
+    expected: 'a date YYYYMMDD or a range YYYYMMDD-YYYYMMDD (real dates, in order)',
+    check: checkDates,
+  },
+  week: { expected: 'a positive integer', check: positiveInt(99) },
+  season_type: {
+    expected: 'an integer 1-4 (1 preseason, 2 regular season, 3 postseason, 4 off-season)',
+    check: (v) => (/^[1-4]$/.test(v) ? v : undefined),
+  },
+  groups: id('an id of letters, digits and dashes'),
+  limit: { expected: `a positive integer up to ${MAX_LIMIT}`, check: positiveInt(MAX_LIMIT) },
+  event_id: id('an event id of letters, digits and dashes'),
+  season: { expected: 'a four-digit year YYYY', check: (v) => (/^[0-9]{4}$/.test(v) ? v : undefined) },
+  group: id('a group id of letters, digits and dashes'),
+  standings_type: id('a standings type of letters, digits and dashes'),
+  team_id: id('a team id of letters, digits and dashes'),
+  athlete_id: id('an athlete id of letters, digits and dashes'),
+};
+
+function checkDates(v: string): string | undefined {
+  const m = /^([0-9]{8})(?:-([0-9]{8}))?$/.exec(v);
+  if (!m) return undefined;
+  const start = m[1] as string;
+  const end = m[2];
+  if (!isCalendarDate(start)) return undefined;
+  if (end !== undefined && (!isCalendarDate(end) || end < start)) return undefined;
+  return v;
+}
+
+function isCalendarDate(yyyymmdd: string): boolean {
+  const y = Number(yyyymmdd.slice(0, 4));
+  const mo = Number(yyyymmdd.slice(4, 6));
+  const d = Number(yyyymmdd.slice(6, 8));
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/**
+ * Validates one value against its rule and returns the string to send upstream.
+ * Numbers are accepted where the string form is valid (e.g. `limit: 5`).
+ */
+export function validateParam(name: ParamName, value: unknown, operation?: string): string {
+  const rule = PARAM_RULES[name];
+  let text: string | undefined;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  const normalised = text === undefined ? undefined : rule.check(text);
+  if (normalised === undefined) throw new InvalidParamsError(name, value, rule.expected, operation);
+  return normalised;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/reliability/**/*.long.test.ts', 'node_modules/**'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores: integration files start servers and child processes; more workers only thrash.
+    maxWorkers: 2,
+  },
+});
