@@ -161,3 +161,44 @@ export type GameEvent = { [T in EventType]: EventEnvelope<T> }[EventType];
 export function isEventType(value: unknown): value is EventType {
   return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 }
+
+/** A team as the scorebug shows it. */
+export interface SnapshotTeam extends TeamRef {
+  displayName: string | null;
+  /** Hex colour without `#`. */
+  color: string | null;
+  alternateColor: string | null;
+  logo: string | null;
+}
+
+/**
+ * The current state of one game: what a `snapshot` frame, `GET /v1/games/<league>/<id>` and the
+ * overlay show. Built by the engine and stored with the game's state on the bus, so every
+ * instance serves the same snapshot whichever instance polls the game.
+ */
+export interface GameSnapshot {
+  league: League;
+  gameId: string;
+  /** The `seq` of the newest event applied to this snapshot. */
+  seq: number;
+  state: GameState;
+  status: { name: string | null; detail: string | null; description: string | null };
+  teams: { home: SnapshotTeam; away: SnapshotTeam };
+  score: Score;
+  period: number | null;
+  clock: string | null;
+  /** Scheduled start, ISO 8601. */
+  date: string | null;
+  /** The spec's scoreboard row for this game, when the scoreboard has been seen. */
+  scoreboard: Record<string, unknown> | null;
+  /** The newest plays, oldest first (at most 20). */
+  recentPlays: PlayRow[];
+  winProbability: { playId: string; homeWinPercentage: number; tiePercentage: number | null } | null;
+  updatedAt: string;
+}
+
+/** Read access to snapshots, whichever instance produced them. */
+export interface SnapshotSource {
+  snapshot(league: League, gameId: string): Promise<GameSnapshot | undefined>;
+  list(): Promise<GameSnapshot[]>;
+}
