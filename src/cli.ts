@@ -6,6 +6,9 @@ import { registerUpstream } from './cli/upstream.js';
 import { registerServe } from './cli/serve.js';
 import { registerWorker } from './cli/worker.js';
 import { registerWebhooks } from './cli/webhooks.js';
+import { registerWatch } from './cli/watch.js';
+import { registerRecord } from './cli/record.js';
+import { registerDemo } from './cli/demo.js';
 
 /** The `courtside` command. Each subcommand lives in `src/cli/<name>.ts` and registers itself here. */
 export function buildProgram(): Command {
@@ -20,6 +23,9 @@ export function buildProgram(): Command {
   registerServe(program);
   registerWorker(program);
   registerWebhooks(program);
+  registerWatch(program);
+  registerRecord(program);
+  registerDemo(program);
   return program;
 }
 

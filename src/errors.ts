@@ -10,7 +10,11 @@ export type ErrorCode =
   | 'UPSTREAM_NETWORK'
   | 'UPSTREAM_PAYLOAD'
   | 'INVALID_CONFIG'
-  | 'INVALID_OPTIONS';
+  | 'WEBHOOK_REFUSED'
+  | 'WEBHOOK_FAILED'
+  | 'INVALID_OPTIONS'
+  | 'BUS_CLOSED'
+  | 'BUS_UNAVAILABLE';
 
 export class CourtsideError extends Error {
   readonly code: ErrorCode;
@@ -106,6 +110,53 @@ export class InvalidConfigError extends CourtsideError {
   constructor(field: string, message: string) {
     super('INVALID_CONFIG', `${field}: ${message}`);
     this.field = field;
+  }
+}
+
+/** Options passed to a constructor or command are invalid; the message names the option. */
+export class InvalidOptionsError extends CourtsideError {
+  constructor(message: string) {
+    super('INVALID_OPTIONS', message);
+  }
+}
+
+/** The bus (event log and game state) was used after `close()`. */
+export class BusClosedError extends CourtsideError {
+  constructor(operation: string) {
+    super('BUS_CLOSED', `bus.${operation}: the bus is closed`);
+  }
+}
+
+/** The bus's store (Redis) did not answer; callers back off and retry. */
+export class BusUnavailableError extends CourtsideError {
+  readonly operation: string;
+
+  constructor(operation: string, options?: { cause?: unknown }) {
+    const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super('BUS_UNAVAILABLE', `bus.${operation} failed${reason}`, options);
+    this.operation = operation;
+  }
+}
+
+/** A webhook URL is not deliverable: not http(s), or it resolves to a private/loopback address. */
+export class WebhookRefusedError extends CourtsideError {
+  readonly url: string;
+
+  constructor(url: string, reason: string) {
+    super('WEBHOOK_REFUSED', `webhook ${url} refused: ${reason}`);
+    this.url = url;
+  }
+}
+
+/** A webhook receiver did not accept a delivery (non-2xx, redirect, timeout, network error). */
+export class WebhookFailedError extends CourtsideError {
+  readonly url: string;
+  readonly status: number | null;
+
+  constructor(url: string, status: number | null, reason: string, options?: { cause?: unknown }) {
+    super('WEBHOOK_FAILED', `webhook ${url} failed: ${reason}`, options);
+    this.url = url;
+    this.status = status;
   }
 }
 

@@ -104,6 +104,13 @@ export interface ScoreChangedData {
 
 export interface PlayAddedData {
   play: PlayRow;
+  /**
+   * Id of the play just before this one in the upstream's list (null: first). Plays are not
+   * sorted by sequence number upstream; inserting after `after` rebuilds the upstream's order.
+   */
+  after?: string | null;
+  /** Position in the upstream's list when the event was produced (0-based); a fallback for `after`. */
+  index?: number;
 }
 
 export interface PlayUpdatedData {
@@ -111,6 +118,10 @@ export interface PlayUpdatedData {
   /** Names of the `plays` columns whose values changed. */
   changed: string[];
   previous: Partial<PlayRow>;
+  /** Present when the play changed position in the upstream's list: move it after this id (null: first). */
+  after?: string | null;
+  /** True when the play changed position (then `changed` may be empty). */
+  moved?: boolean;
 }
 
 export interface PlayRemovedData {

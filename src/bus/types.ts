@@ -43,13 +43,20 @@ export type NewGameEvent = Omit<GameEvent, 'offset'>;
 
 export interface Bus {
   readonly kind: 'memory' | 'redis';
-  /** Maximum number of events retained in the log. */
+  /**
+   * Events retained in the log: exactly this many in memory; at least this many on Redis, which
+   * trims in chunks of up to 100 (like `MAXLEN ~`).
+   */
   readonly retention: number;
 
   /**
    * Atomically appends `events` to the log and applies `delta` to the game's stored state —
    * but only while `owner` holds the game's lease (when `owner` is given). Returns the events
    * with offsets, or null when the lease was lost (nothing was written).
+   *
+   * A re-send of the game's previous commit (same newest event `seq` and `id`, same count) is
+   * applied once: it returns the offsets assigned the first time and writes nothing. So after an
+   * ambiguous failure (a BUS_UNAVAILABLE error, the reply lost) retrying the same commit is safe.
    */
   commit(
     game: GameKey,
@@ -67,7 +74,8 @@ export interface Bus {
   bounds(): Promise<LogBounds>;
   /**
    * Live tail: batches of events appended after `after` (null: only events appended from now on).
-   * Ends when `signal` aborts or the bus closes.
+   * Ends when `signal` aborts or the bus closes. A reader that falls more than `retention` behind
+   * goes on from the oldest retained event (compare its cursor with `bounds().trimmedThrough`).
    */
   tail(after: Offset | null, signal?: AbortSignal): AsyncIterable<GameEvent[]>;
 

@@ -1,6 +1,109 @@
 import type { Command } from 'commander';
+import { loadConfig, type ConfigFlags } from '../config.js';
+import { createDaemon, type Daemon } from '../daemon.js';
+import { CourtsideError } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
 
-// Placeholder until this command is built.
+/**
+ * `courtside serve`: the daemon in the foreground. Prints `courtside listening on <url>` on
+ * stdout once the port is bound (scripts and tests read the port from it); logs go to stderr.
+ * SIGTERM or SIGINT shuts it down gracefully and exits 0 within 5 s.
+ */
+const EXAMPLES = `
+Examples:
+  $ courtside serve                                     # ESPN, port 8080, in-memory log
+  $ courtside serve --port 0 --upstream http://127.0.0.1:4000   # against the simulator
+  $ REDIS_URL=redis://127.0.0.1:6379 courtside serve     # shared log, job queue, leases
+  $ courtside serve --leagues womens --summary-interval 5000 --tokens s3cret
+Every flag has an environment variable (flags win); see docs/configuration.md.`;
+
+// The orchestrator's grace period is usually 10 s; ours is 5 s, so a hung step cannot stall exit.
+const HARD_EXIT_MS = 5_000;
+
 export function registerServe(program: Command): void {
-  program.command('serve').description('(not built yet)');
+  program
+    .command('serve')
+    .description('Run the daemon: pollers, event log, WebSocket/SSE streams and the HTTP API')
+    .option('--port <port>', 'port to listen on, 0 for a free one (PORT, default 8080)')
+    .option('--host <host>', 'address to bind (HOST, default 0.0.0.0)')
+    .option(
+      '--upstream <url>',
+      'ESPN-compatible base URL (COURTSIDE_UPSTREAM, default https://site.api.espn.com)',
+    )
+    .option('--redis <url>', 'Redis URL for the shared log, queues and leases (REDIS_URL; unset: in memory)')
+    .option('--prefix <prefix>', 'Redis key prefix (COURTSIDE_PREFIX, default courtside:)')
+    .option('--leagues <list>', 'leagues to poll, comma-separated (COURTSIDE_LEAGUES, default mens,womens)')
+    .option(
+      '--summary-interval <ms>',
+      'live summary poll interval, >= 1000 (COURTSIDE_SUMMARY_INTERVAL_MS, default 3000)',
+    )
+    .option('--tokens <list>', 'bearer tokens, comma-separated (COURTSIDE_TOKENS; unset: no auth)')
+    .option('--origins <list>', 'allowed browser origins, comma-separated (COURTSIDE_ORIGINS; unset: any)')
+    .option('--retention <n>', 'events kept in the log per league (COURTSIDE_RETENTION, default 100000)')
+    .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
+    .addHelpText('after', EXAMPLES)
+    .action(async (flags: ConfigFlags) => {
+      await runServe(flags);
+    });
+}
+
+export async function runServe(
+  flags: ConfigFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Daemon | undefined> {
+  let config;
+  try {
+    config = loadConfig({ env, flags });
+  } catch (err) {
+    process.stderr.write(`courtside serve: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  installCrashGuards(logger);
+
+  const daemon = createDaemon(config, { logger });
+  try {
+    await daemon.start();
+  } catch (err) {
+    logger.fatal({ err }, `could not start: ${err instanceof Error ? err.message : String(err)}`);
+    await daemon.close();
+    process.exit(1);
+  }
+  logger.info({ url: daemon.url, upstream: config.upstream }, 'courtside listening');
+  process.stdout.write(`courtside listening on ${daemon.url}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown took longer than 5 s; exiting anyway');
+      process.exit(0);
+    }, HARD_EXIT_MS).unref();
+    void daemon.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return daemon;
+}
+
+/**
+ * A stray rejected promise (a component's bug, a library's late error) is logged, not fatal: the
+ * daemon keeps serving. An uncaught exception leaves state unknown, so it is logged and the
+ * process exits non-zero for the supervisor to restart it.
+ */
+function installCrashGuards(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => {
+    const code = reason instanceof CourtsideError ? reason.code : undefined;
+    logger.error({ err: reason, code }, 'unhandled promise rejection (ignored, still serving)');
+  });
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
 }

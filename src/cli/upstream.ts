@@ -1,6 +1,127 @@
 import type { Command } from 'commander';
+import { isLeague } from '../espn/leagues.js';
+import { CourtsideError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { startUpstream } from '../upstream/index.js';
+import type { UpstreamOptions } from '../upstream/types.js';
 
-// Placeholder until this command is built.
+/** `courtside upstream`: the simulator upstream as a process; prints its URL and runs until a signal. */
+
+interface UpstreamFlags {
+  port: string;
+  host: string;
+  fixtures?: string;
+  replay: string[];
+  simulate?: string;
+  seed: string;
+  speed: string;
+  faults?: string;
+  leagues?: string;
+}
+
+const EXAMPLES = `
+Examples:
+  $ courtside upstream --fixtures ../shared/fixtures/espn
+  $ courtside upstream --replay ../shared/fixtures/espn/mens/summary__401585607_final.json --speed 60
+  $ courtside upstream --simulate 8 --seed 42 --speed 10 --port 9000
+  $ courtside upstream --simulate 4 --faults "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,latency=200"
+Then point the client at it: COURTSIDE_UPSTREAM=<printed URL> courtside op mens_scoreboard --format raw`;
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function number(flag: string, value: string, integer = false): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+    throw new CourtsideError(
+      'INVALID_OPTIONS',
+      `--${flag}: "${value}" is not ${integer ? 'an integer' : 'a number'}`,
+    );
+  }
+  return n;
+}
+
+export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions {
+  const seed = number('seed', flags.seed, true);
+  const options: UpstreamOptions = {
+    port: number('port', flags.port, true),
+    host: flags.host,
+    speed: number('speed', flags.speed),
+    seed,
+    replay: flags.replay,
+  };
+  if (flags.fixtures) options.fixturesDir = flags.fixtures;
+  if (flags.faults) options.faults = flags.faults;
+  if (flags.simulate !== undefined) {
+    const leagues = flags.leagues?.split(',').map((l) => l.trim());
+    if (leagues && !leagues.every(isLeague)) {
+      throw new CourtsideError(
+        'INVALID_OPTIONS',
+        `--leagues: "${flags.leagues}" is invalid; expected mens, womens or both`,
+      );
+    }
+    options.simulate = {
+      games: number('simulate', flags.simulate, true),
+      seed,
+      ...(leagues ? { leagues: leagues.filter(isLeague) } : {}),
+    };
+  }
+  return options;
+}
+
 export function registerUpstream(program: Command): void {
-  program.command('upstream').description('(not built yet)');
+  program
+    .command('upstream')
+    .description("run the simulator upstream: ESPN's paths from recordings, replays and synthetic live games")
+    .option('--port <n>', 'port to listen on (0 = any free port)', '0')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--fixtures <dir>', 'directory of recorded payloads laid out <league>/<suffix>[__qualifier].json')
+    .option('--replay <file>', 'a finished summary to replay as a live game (repeatable)', collect, [])
+    .option('--simulate <n>', 'number of synthetic games, alternating leagues')
+    .option('--leagues <list>', 'leagues of the synthetic games, comma-separated (default mens,womens)')
+    .option('--seed <s>', 'seed of synthetic games and fault draws', '1')
+    .option('--speed <x>', 'game-time multiplier (60 = a minute of play per second)', '1')
+    .option(
+      '--faults <spec>',
+      'fault probabilities, e.g. "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,latency=200"',
+    )
+    .addHelpText('after', EXAMPLES)
+    .action(async (flags: UpstreamFlags) => {
+      const logger = createLogger({ name: 'courtside-upstream' });
+      let options: UpstreamOptions;
+      try {
+        options = upstreamOptionsFromFlags(flags);
+      } catch (error) {
+        process.stderr.write(`${(error as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const upstream = await startUpstream({ ...options, logger }).catch((error: unknown) => {
+        process.stderr.write(`${(error as Error).message}\n`);
+        process.exitCode = error instanceof CourtsideError ? 2 : 1;
+        return undefined;
+      });
+      if (!upstream) return;
+      process.stdout.write(`upstream listening on ${upstream.url}\n`);
+      for (const game of upstream.games) {
+        logger.info(
+          {
+            league: game.league,
+            id: game.id,
+            startsAt: new Date(game.startAt).toISOString(),
+            endsAt: new Date(game.endAt).toISOString(),
+          },
+          'simulated game',
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await upstream.close();
+    });
 }

@@ -1,6 +1,159 @@
+import { createServer, type Server } from 'node:http';
 import type { Command } from 'commander';
+import { CourtsideError } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { registry } from '../metrics.js';
+import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/alerts/config.js';
+import { createAlertWorker } from '../../workers/alerts/worker.js';
+import { DEFAULT_PREFIX } from '../../workers/queues.js';
+import { createWebhookWorker } from '../../workers/webhooks/worker.js';
 
-// Placeholder until this command is built.
+/**
+ * `courtside worker alerts|webhooks`: BullMQ workers, each its own process (several may run).
+ * `alerts` evaluates the rules on `courtside-events` and, unless `--no-webhooks`, also delivers
+ * `courtside-webhooks` in the same process; `webhooks` delivers only.
+ */
+interface WorkerFlags {
+  rules?: string;
+  concurrency?: string;
+  webhookConcurrency?: string;
+  redis?: string;
+  prefix?: string;
+  webhooks?: boolean;
+  metricsPort?: string;
+  logLevel?: string;
+}
+
+const EXAMPLES = `
+Examples:
+  $ REDIS_URL=redis://127.0.0.1:6379 courtside worker alerts --rules rules.yaml
+  $ courtside worker alerts --redis redis://redis:6379 --rules rules.json --concurrency 8 --metrics-port 9464
+  $ courtside worker webhooks --rules rules.yaml        # deliveries only
+The rules file format is in docs/alerts.md.`;
+
+// Grace for in-flight jobs on SIGTERM; BullMQ re-queues anything still active after a crash anyway.
+const HARD_EXIT_MS = 10_000;
+
 export function registerWorker(program: Command): void {
-  program.command('worker').description('(not built yet)');
+  const worker = program.command('worker').description('Run a BullMQ worker process (alerts, webhooks)');
+  const common = (cmd: Command): Command =>
+    cmd
+      .option('--rules <file>', 'rules file, JSON or YAML (COURTSIDE_RULES; default: every rule, no subscribers)')
+      .option('--redis <url>', 'Redis URL (REDIS_URL, required)')
+      .option('--prefix <prefix>', 'Redis key prefix (COURTSIDE_PREFIX, default courtside:)')
+      .option('--metrics-port <port>', 'serve Prometheus /metrics on this port (default: none)')
+      .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
+      .addHelpText('after', EXAMPLES);
+  common(
+    worker
+      .command('alerts')
+      .description('Evaluate alert rules on courtside-events; deliver webhooks unless --no-webhooks')
+      .option('--concurrency <n>', 'events evaluated at once (default 4)')
+      .option('--webhook-concurrency <n>', 'webhook deliveries in flight at once (default 16)')
+      .option('--no-webhooks', 'do not deliver webhooks in this process'),
+  ).action(async (flags: WorkerFlags) => {
+    await runWorker('alerts', flags);
+  });
+  common(
+    worker
+      .command('webhooks')
+      .description('Deliver courtside-webhooks jobs (signed POSTs with retries)')
+      .option('--webhook-concurrency <n>', 'deliveries in flight at once (default 16)'),
+  ).action(async (flags: WorkerFlags) => {
+    await runWorker('webhooks', { ...flags, webhooks: true });
+  });
+}
+
+function positive(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new CourtsideError('INVALID_OPTIONS', `--${flag}: "${value}" is not a positive integer`);
+  }
+  return n;
+}
+
+export async function runWorker(
+  kind: 'alerts' | 'webhooks',
+  flags: WorkerFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ close(): Promise<void> } | undefined> {
+  let config: AlertsConfig;
+  let redisUrl: string;
+  let concurrency: number | undefined;
+  let webhookConcurrency: number | undefined;
+  let metricsPort: number | undefined;
+  try {
+    const url = flags.redis ?? env.REDIS_URL;
+    if (!url) throw new CourtsideError('INVALID_OPTIONS', '--redis or REDIS_URL is required');
+    redisUrl = url;
+    const rules = flags.rules ?? env.COURTSIDE_RULES;
+    config = rules ? await loadAlertsConfig(rules) : defaultAlertsConfig();
+    concurrency = positive('concurrency', flags.concurrency);
+    webhookConcurrency = positive('webhook-concurrency', flags.webhookConcurrency);
+    metricsPort = flags.metricsPort === undefined ? undefined : Number(flags.metricsPort);
+  } catch (err) {
+    process.stderr.write(`courtside worker ${kind}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const logger = createLogger({ level: flags.logLevel, name: `courtside-worker-${kind}` });
+  const prefix = flags.prefix ?? env.COURTSIDE_PREFIX ?? DEFAULT_PREFIX;
+
+  const parts: Array<{ ready(): Promise<void>; close(): Promise<void> }> = [];
+  if (kind === 'alerts') {
+    parts.push(createAlertWorker({ redisUrl, prefix, config, concurrency, logger: logger.child({ component: 'alerts' }) }));
+  }
+  if (flags.webhooks !== false) {
+    parts.push(
+      createWebhookWorker({
+        redisUrl,
+        prefix,
+        config,
+        concurrency: webhookConcurrency,
+        logger: logger.child({ component: 'webhooks' }),
+      }),
+    );
+  }
+  const metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);
+  await Promise.all(parts.map((p) => p.ready()));
+  logger.info(
+    { rules: Object.entries(config.rules).filter(([, r]) => r.enabled).map(([n]) => n), subscribers: config.subscribers.length },
+    `courtside worker ${kind} running`,
+  );
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await Promise.all(parts.map((p) => p.close().catch((err: unknown) => logger.error({ err }, 'close failed'))));
+      await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
+    })();
+    return closing;
+  };
+  const stop = (signal: NodeJS.Signals): void => {
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(0), HARD_EXIT_MS).unref();
+    void close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return { close };
+}
+
+async function serveMetrics(port: number, logger: Logger): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    void registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (err: unknown) => {
+        logger.error({ err }, 'metrics failed');
+        res.writeHead(500).end();
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+  return server;
 }

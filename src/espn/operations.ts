@@ -29,8 +29,37 @@ export interface QueryParamSpec {
   readonly upstream: string;
 }
 
+/** Suffixes offered in both leagues. */
+export type SharedSuffix =
+  | 'scoreboard'
+  | 'summary'
+  | 'calendar'
+  | 'news'
+  | 'injuries'
+  | 'transactions'
+  | 'conferences'
+  | 'statistics_league'
+  | 'draft'
+  | 'teams_site'
+  | 'team'
+  | 'team_roster'
+  | 'team_schedule'
+  | 'team_record'
+  | 'team_depthcharts'
+  | 'team_injuries'
+  | 'team_transactions'
+  | 'team_history'
+  | 'team_news'
+  | 'team_leaders';
+/** Suffixes the spec shows for the men's league only (athletes and standings). */
+export type MensOnlySuffix = 'player_info' | 'player_bio' | 'player_news' | 'standings';
+export type Suffix = SharedSuffix | MensOnlySuffix;
+
+/** The 44 operation names, as a type: the client's method names. */
+export type OperationName = `mens_${Suffix}` | `womens_${SharedSuffix}`;
+
 export interface SuffixSpec {
-  readonly suffix: string;
+  readonly suffix: Suffix;
   readonly leagues: readonly League[];
   /** Path after the base URL, with `{league}` and `{team_id}` / `{athlete_id}` placeholders. */
   readonly path: string;
@@ -42,7 +71,7 @@ export interface SuffixSpec {
 }
 
 export interface OperationSpec extends SuffixSpec {
-  readonly name: string;
+  readonly name: OperationName;
   readonly league: League;
   /** All client parameter names: path first, then query. */
   readonly params: readonly ParamName[];
@@ -147,7 +176,7 @@ export const SUFFIXES: readonly SuffixSpec[] = [
 ];
 
 function suffix(
-  name: string,
+  name: Suffix,
   leagues: readonly League[],
   tail: string,
   pathParams: readonly ParamName[],
@@ -161,14 +190,20 @@ function suffix(
 export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(
   SUFFIXES.flatMap((s) =>
     s.leagues.map((league): [string, OperationSpec] => {
-      const name = `${league}_${s.suffix}`;
+      // The leagues lists above keep men's-only suffixes out of the women's names; the
+      // registry test checks the 44 names against the spec's table.
+      const name = `${league}_${s.suffix}` as OperationName;
       const params = [...s.pathParams, ...s.queryParams.map((p) => p.name)];
       return [name, { ...s, name, league, params }];
     }),
   ),
 );
 
-export const OPERATION_NAMES: readonly string[] = [...OPERATIONS.keys()];
+export const OPERATION_NAMES: readonly OperationName[] = [...OPERATIONS.keys()] as OperationName[];
+
+export function isOperationName(name: unknown): name is OperationName {
+  return typeof name === 'string' && OPERATIONS.has(name);
+}
 
 export function getOperation(name: string): OperationSpec {
   const op = typeof name === 'string' ? OPERATIONS.get(name) : undefined;

@@ -32,6 +32,8 @@ const ID = /^[A-Za-z0-9-]+$/;
 const MAX_ID_LENGTH = 64;
 // The spec gives no maximum for `limit`; 1000 is above every list ESPN serves (teams, news).
 const MAX_LIMIT = 1000;
+// A season has fewer than 30 weeks; 99 leaves room while keeping the value a small number.
+const MAX_WEEK = 99;
 
 const id = (expected: string): ParamRule => ({
   expected,
@@ -51,7 +53,7 @@ export const PARAM_RULES: Readonly<Record<ParamName, ParamRule>> = {
     expected: 'a date YYYYMMDD or a range YYYYMMDD-YYYYMMDD (real dates, in order)',
     check: checkDates,
   },
-  week: { expected: 'a positive integer', check: positiveInt(99) },
+  week: { expected: `a positive integer up to ${MAX_WEEK}`, check: positiveInt(MAX_WEEK) },
   season_type: {
     expected: 'an integer 1-4 (1 preseason, 2 regular season, 3 postseason, 4 off-season)',
     check: (v) => (/^[1-4]$/.test(v) ? v : undefined),

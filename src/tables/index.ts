@@ -1,14 +1,43 @@
-// Placeholder: the tables module (issue 3) replaces this file. Signature is the contract.
-export type Flavour = 'arrow' | 'rows';
-
-export interface ParseOptions {
-  flavour?: Flavour;
-  /** Spec alias: true selects the rows flavour. */
-  return_as_pandas?: boolean;
-  /** For summary: pick one table by name. */
-  table?: string;
-}
-
-export function parseOperation(_operation: string, _raw: unknown, _options: ParseOptions = {}): unknown {
-  throw new Error('tables not built yet');
-}
+/**
+ * The tabular forms (spec, "Resources and their fields"): one schema (`schema.ts`), parsers from
+ * raw payloads to typed rows, and two flavours (Arrow `Table`, plain rows).
+ */
+export { parseOperation, parseFrames, columnsFor, operationCsv } from './operation.js';
+export type { Flavour, ParseOptions, TabularResult } from './operation.js';
+export { parsePlays, parseWinprobability } from './plays.js';
+export { parseScoreboard } from './scoreboard.js';
+export { toCsv } from './csv.js';
+export { tableToIpc, frameToArrow, frameToRows } from './frame.js';
+export type { Frame, FrameColumn } from './frame.js';
+export { SCHEMA, SUMMARY_TABLES, SUMMARY_TABLE_NAMES, COLUMN_TYPES, tableColumns } from './schema.js';
+export type {
+  ArticleRow,
+  BoxscorePlayerRow,
+  BoxscoreTeamRow,
+  Cell,
+  Column,
+  ColumnType,
+  FormatRow,
+  GameInfoRow,
+  HeaderRow,
+  InjuriesRow,
+  LeadersRow,
+  MensRosterRow,
+  NewsRow,
+  OfficialsRow,
+  PlaysRow,
+  RosterRow,
+  Row,
+  ScheduleRow,
+  ScoreboardRow,
+  SeasonSeriesRow,
+  StandingsRow,
+  SummaryInjuriesRow,
+  SummaryNewsRow,
+  SummaryStandingsRow,
+  SummaryTableName,
+  TableName,
+  TeamsRow,
+  WinprobabilityRow,
+  WomensRosterRow,
+} from './schema.js';

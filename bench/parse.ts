@@ -1,0 +1,64 @@
+/**
+ * Parsing benchmark: one recorded summary (already JSON-parsed) into all 14 tables, in both
+ * flavours, against `parse_summary` of the sportsdataverse npm package (3.0.0) in the same run.
+ * Prints one JSON line. Usage: `npm run bench:parse [-- <summary.json>]`.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse_summary } from 'sportsdataverse/parsers';
+import type { Table } from 'apache-arrow';
+import { parseOperation, type Row } from '../src/tables/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const fixtures = resolve(process.env.COURTSIDE_FIXTURES ?? join(root, '..', 'shared', 'fixtures', 'espn'));
+const file = process.argv[2] ?? join(fixtures, 'mens', 'summary__401585607_final.json');
+const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
+
+// Why these budgets: long enough to smooth JIT and GC noise, short enough for a shared 2-core machine.
+const WARMUP_MS = 500;
+const MEASURE_MS = 3000;
+
+function measure(fn: () => unknown): { ms: number; iterations: number } {
+  const warmEnd = performance.now() + WARMUP_MS;
+  while (performance.now() < warmEnd) fn();
+  let iterations = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < MEASURE_MS) {
+    fn();
+    iterations++;
+    now = performance.now();
+  }
+  return { ms: (now - start) / iterations, iterations };
+}
+
+const rowsResult = parseOperation('mens_summary', raw, { flavour: 'rows' }) as Record<string, Row[]>;
+const arrowResult = parseOperation('mens_summary', raw) as Record<string, Table>;
+const sdvResult = parse_summary(raw) as Record<string, unknown[]>;
+const rows = Object.values(rowsResult).reduce((n, t) => n + t.length, 0);
+const arrowRows = Object.values(arrowResult).reduce((n, t) => n + t.numRows, 0);
+const sdvRows = Object.values(sdvResult).reduce((n, t) => n + (Array.isArray(t) ? t.length : 0), 0);
+
+const sdv = measure(() => parse_summary(raw));
+const rowsFlavour = measure(() => parseOperation('mens_summary', raw, { flavour: 'rows' }));
+const arrowFlavour = measure(() => parseOperation('mens_summary', raw));
+
+const round = (n: number, digits = 3): number => Number(n.toFixed(digits));
+console.log(
+  JSON.stringify({
+    bench: 'parse',
+    summary: file.split('/').slice(-2).join('/'),
+    tables: Object.keys(rowsResult).length,
+    rows,
+    arrow_rows: arrowRows,
+    sportsdataverse_rows: sdvRows,
+    rows_ms: round(rowsFlavour.ms),
+    arrow_ms: round(arrowFlavour.ms),
+    sportsdataverse_ms: round(sdv.ms),
+    ratio_rows: round(sdv.ms / rowsFlavour.ms, 1),
+    ratio_arrow: round(sdv.ms / arrowFlavour.ms, 1),
+    iterations: { rows: rowsFlavour.iterations, arrow: arrowFlavour.iterations, sportsdataverse: sdv.iterations },
+    node: process.version,
+  }),
+);

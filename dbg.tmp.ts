@@ -1,0 +1,18 @@
+import { createEventProducer } from './workers/producer.js';
+import { createLogger } from './src/log.js';
+import { GameScript } from './test/workers/helpers/events.js';
+import { RedisProcess, freePort } from './test/workers/helpers/redis-process.js';
+const logger = createLogger({ level: 'debug', pretty: false });
+const server = new RedisProcess(await freePort());
+await server.start();
+const p = createEventProducer({ redisUrl: server.url, prefix: 'x:', logger, retryDelayMs: 200 });
+await server.stop();
+const g = new GameScript().started(); g.scores('home', 3); g.ended();
+for (const e of g.events) p.add(e);
+await new Promise((r) => setTimeout(r, 1000));
+console.log(p.stats());
+await server.start();
+console.log('started');
+await Promise.race([p.flush(), new Promise((r) => setTimeout(r, 15000))]);
+console.log('flushed?', p.stats());
+await p.close(); await server.stop();

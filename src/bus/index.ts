@@ -1,0 +1,38 @@
+import type { Logger } from '../log.js';
+import { createMemoryBus } from './memory.js';
+import { createRedisBus } from './redis.js';
+import type { Bus } from './types.js';
+
+export interface BusOptions {
+  /** Redis when set; otherwise the in-memory bus (single process). */
+  redisUrl?: string;
+  prefix?: string;
+  /** Events kept in the log, all leagues together; default 100,000 per league. */
+  retention?: number;
+  logger?: Logger;
+}
+
+/** The bus the daemon runs on: Redis Streams when `redisUrl` is given, else memory. */
+export function createBus(options: BusOptions = {}): Bus {
+  const { redisUrl, prefix, retention, logger } = options;
+  if (redisUrl) {
+    return createRedisBus({
+      url: redisUrl,
+      ...(prefix !== undefined ? { prefix } : {}),
+      ...(retention !== undefined ? { retention } : {}),
+      ...(logger !== undefined ? { logger } : {}),
+    });
+  }
+  return createMemoryBus(retention !== undefined ? { retention } : {});
+}
+
+export { createMemoryBus, type MemoryBusOptions } from './memory.js';
+export { createRedisBus, type RedisBusOptions } from './redis.js';
+export {
+  DEFAULT_PREFIX,
+  DEFAULT_RETENTION,
+  DEFAULT_RETENTION_PER_LEAGUE,
+  retentionForLeagues,
+} from './options.js';
+export { compareOffsets, OFFSET_PATTERN } from './types.js';
+export type { Bus, GameKey, GameStateDelta, LogBounds, NewGameEvent, Offset, StoredGame } from './types.js';

@@ -1,0 +1,119 @@
+/**
+ * The bus's Lua scripts. Each runs atomically in Redis, so the lease check and the writes it
+ * guards cannot be interleaved with another instance's commands (docs/decisions.md).
+ */
+
+/**
+ * KEYS: lease, stream, meta, entries, games set, trimmed-through, last-commit.
+ * ARGV: owner ('' = unfenced), retention, games-set member, meta JSON, #set, #delete, token,
+ *       then #set field/value pairs, #delete fields, and the events' JSON (one per stream entry).
+ * Returns the stream ids assigned to the events, or nil (writing nothing) when `owner` does not
+ * hold the lease.
+ *
+ * `token` names the commit's newest event (seq and id). When it equals the game's previous
+ * commit's, this is that commit re-sent (ioredis re-sends unanswered commands after a reconnect;
+ * a caller retries after an ambiguous error), so its ids are returned and nothing is written twice.
+ *
+ * Trimming is approximate like `XADD MAXLEN ~` (it waits until a chunk of up to 100 entries,
+ * the default stream node size, is over the retention, so its cost is amortised), but done here
+ * by hand: Redis 7.0 does not record what `MAXLEN` trims (`max-deleted-entry-id` only follows
+ * XDEL), and a resuming client must know the newest trimmed id to detect a gap. So the script
+ * reads the ids about to go, trims exactly those, and stores the newest in the trimmed-through key.
+ */
+export const COMMIT_SCRIPT = `
+if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return false
+end
+local token = ARGV[7]
+if token ~= '' then
+  local last = redis.call('GET', KEYS[7])
+  if last then
+    local previous = cjson.decode(last)
+    if previous.t == token then
+      return previous.ids
+    end
+  end
+end
+local nset = tonumber(ARGV[5])
+local ndel = tonumber(ARGV[6])
+local i = 8
+for _ = 1, nset do
+  redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+for _ = 1, ndel do
+  redis.call('HDEL', KEYS[4], ARGV[i])
+  i = i + 1
+end
+redis.call('SET', KEYS[3], ARGV[4])
+redis.call('SADD', KEYS[5], ARGV[3])
+local ids = {}
+for j = i, #ARGV do
+  ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'e', ARGV[j])
+end
+local retention = tonumber(ARGV[2])
+local excess = redis.call('XLEN', KEYS[2]) - retention
+if excess > 0 and excess >= math.min(100, retention) then
+  local doomed = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', excess)
+  redis.call('XTRIM', KEYS[2], 'MAXLEN', retention)
+  redis.call('SET', KEYS[6], doomed[#doomed][1])
+end
+if token ~= '' then
+  redis.call('SET', KEYS[7], cjson.encode({ t = token, ids = ids }))
+end
+return ids
+`;
+
+/** KEYS: lease. ARGV: owner, ttl ms. Takes a free lease (SET NX PX) or renews our own; 1 if held. */
+export const ACQUIRE_SCRIPT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return 1
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`;
+
+/** KEYS: lease. ARGV: owner. Deletes the lease only if `owner` still holds it. */
+export const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`;
+
+/**
+ * KEYS: epoch, trimmed-through. ARGV: a new epoch, the epoch this instance knew ('' = none), the
+ * newest id it has seen ('' = none). Returns the current epoch.
+ *
+ * The epoch key is created once per Redis dataset. If it differs from the one an instance knew,
+ * Redis lost its data (a restart without persistence): every id up to what the instance had seen
+ * is gone, so the trimmed-through mark is raised to it and a `since` from before the loss is
+ * reported as a gap rather than silently resumed.
+ */
+export const EPOCH_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if not current then
+  redis.call('SET', KEYS[1], ARGV[1])
+  current = ARGV[1]
+end
+if ARGV[2] ~= '' and ARGV[3] ~= '' and current ~= ARGV[2] then
+  local function parse(id)
+    local ms, n = string.match(id, '^(%d+)-(%d+)$')
+    return tonumber(ms), tonumber(n)
+  end
+  local trimmed = redis.call('GET', KEYS[2])
+  local hms, hn = parse(ARGV[3])
+  local raise = true
+  if trimmed then
+    local tms, tn = parse(trimmed)
+    raise = hms > tms or (hms == tms and hn > tn)
+  end
+  if raise then
+    redis.call('SET', KEYS[2], ARGV[3])
+  end
+end
+return current
+`;

@@ -1,0 +1,411 @@
+import { randomUUID } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { GameEvent } from '../../streams/events.js';
+import { BusClosedError, BusUnavailableError } from '../errors.js';
+import { isLeague } from '../espn/leagues.js';
+import { silentLogger, type Logger } from '../log.js';
+import { commitToken } from './commit-token.js';
+import {
+  checkOffset,
+  checkRetention,
+  DEFAULT_PREFIX,
+  DEFAULT_RETENTION,
+  TAIL_BATCH_LIMIT,
+} from './options.js';
+import { ACQUIRE_SCRIPT, COMMIT_SCRIPT, EPOCH_SCRIPT, RELEASE_SCRIPT } from './redis-scripts.js';
+import {
+  compareOffsets,
+  type Bus,
+  type GameKey,
+  type LogBounds,
+  type Offset,
+  type StoredGame,
+} from './types.js';
+
+export interface RedisBusOptions {
+  url: string;
+  /** Key prefix, ends with ':'; default `courtside:`. */
+  prefix?: string;
+  /** Events kept in the stream (all leagues together, approximately); default 100,000 per league. */
+  retention?: number;
+  logger?: Logger;
+}
+
+interface BusCommands {
+  courtsideCommit(...keysAndArgs: Array<string | number>): Promise<string[] | null>;
+  courtsideAcquire(lease: string, owner: string, ttlMs: number): Promise<number>;
+  courtsideRelease(lease: string, owner: string): Promise<number>;
+  courtsideEpoch(
+    epoch: string,
+    trimmed: string,
+    candidate: string,
+    known: string,
+    seen: string,
+  ): Promise<string>;
+}
+type CommandRedis = Redis & BusCommands;
+
+type StreamEntry = [id: string, fields: string[]];
+
+/** Normal commands give up after this many reconnect attempts, so callers see an error in < 1 s and back off. */
+const MAX_RETRIES_PER_REQUEST = 2;
+/** Reconnect forever; the delay grows 100 ms per attempt up to 2 s, so a restarted Redis is found quickly. */
+const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 2_000);
+/** A blocked XREAD returns after this long even when idle, so a silently dead socket is noticed. */
+const BLOCK_MS = 5_000;
+/** Shutdown must finish within the daemon's 5 s budget even if Redis does not answer QUIT. */
+const QUIT_TIMEOUT_MS = 1_000;
+/** Backoff between failed tail reads (a tail connection itself never gives up). */
+const TAIL_RETRY_MS = 250;
+
+/**
+ * The bus on Redis. The log is one stream `<prefix>events` (ids are the offsets; trimmed in
+ * chunks like `MAXLEN ~`, the newest trimmed id kept in `<prefix>events:trimmed`); game state is `<prefix>game:<league>:<id>:meta` (JSON) and `...:entries` (hash of
+ * JSON), listed in the set `<prefix>games`; leases are `<prefix>lease:<league>:<id>`.
+ *
+ * A restart of a Redis without persistence empties the stream. New ids are time-based and so still
+ * greater than every id handed out before, so tails carry on from their last id and receive every
+ * event committed after the restart; but events committed before the crash that a tail had not yet
+ * read are gone, and a client resuming with a `since` from before the restart cannot be told so by
+ * the log by itself. So each instance remembers the newest id it has seen and the dataset's epoch
+ * (`<prefix>epoch`); on reconnecting to a dataset with another epoch it raises the trimmed-through
+ * mark to that id, and such a `since` is reported as a gap (`resume_gap` + snapshot) instead of
+ * being resumed silently. Run Redis with AOF where resume must be exact across restarts.
+ */
+export function createRedisBus(options: RedisBusOptions): Bus {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
+  const logger = options.logger ?? silentLogger;
+  const streamKey = `${prefix}events`;
+  const gamesKey = `${prefix}games`;
+  const trimmedKey = `${prefix}events:trimmed`;
+  const epochKey = `${prefix}epoch`;
+  const leaseKey = (g: GameKey): string => `${prefix}lease:${g.league}:${g.gameId}`;
+  const metaKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:meta`;
+  const entriesKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:entries`;
+  const lastCommitKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:last-commit`;
+  const member = (g: GameKey): string => `${g.league}:${g.gameId}`;
+
+  const baseOptions: RedisOptions = {
+    maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
+    retryStrategy,
+    connectionName: 'courtside-bus',
+  };
+  const cmd = new Redis(options.url, baseOptions) as CommandRedis;
+  cmd.defineCommand('courtsideCommit', { numberOfKeys: 7, lua: COMMIT_SCRIPT });
+  cmd.defineCommand('courtsideAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+  cmd.defineCommand('courtsideRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  cmd.defineCommand('courtsideEpoch', { numberOfKeys: 2, lua: EPOCH_SCRIPT });
+  watchConnection(cmd, 'commands', logger, () => closed);
+
+  const tails = new Set<Redis>();
+  let closed = false;
+  /** The newest id this instance has seen, and the dataset it saw it in: see EPOCH_SCRIPT. */
+  let highWater: Offset | null = null;
+  let epoch = '';
+  const saw = (offset: Offset | null | undefined): void => {
+    if (offset && offset !== '0-0' && (highWater === null || compareOffsets(offset, highWater) > 0)) {
+      highWater = offset;
+    }
+  };
+  cmd.on('ready', () => {
+    cmd
+      .courtsideEpoch(epochKey, trimmedKey, randomUUID(), epoch, highWater ?? '')
+      .then((current) => {
+        if (epoch !== '' && current !== epoch) {
+          logger.warn(
+            { lostThrough: highWater },
+            'bus: Redis lost its data; older offsets now count as trimmed',
+          );
+        }
+        epoch = current;
+      })
+      .catch((err: Error) =>
+        logger.debug({ err: err.message }, 'bus: epoch check failed; retried on reconnect'),
+      );
+  });
+
+  async function run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    if (closed) throw new BusClosedError(operation);
+    try {
+      return await fn();
+    } catch (err) {
+      if (closed) throw new BusClosedError(operation);
+      throw new BusUnavailableError(operation, { cause: err });
+    }
+  }
+
+  function toEvents(entries: readonly StreamEntry[]): GameEvent[] {
+    const out: GameEvent[] = [];
+    for (const [id, fields] of entries) {
+      const json = fieldValue(fields, 'e');
+      try {
+        if (json === undefined) throw new Error('no field "e"');
+        const event = JSON.parse(json) as GameEvent;
+        event.offset = id;
+        out.push(event);
+      } catch (err) {
+        // Someone else's entry in our stream: skipping it keeps every reader going.
+        logger.warn({ id, err: (err as Error).message }, 'bus: skipping unreadable stream entry');
+      }
+    }
+    return out;
+  }
+
+  async function streamInfo(): Promise<Map<string, unknown> | undefined> {
+    try {
+      const flat = (await cmd.xinfo('STREAM', streamKey)) as unknown[];
+      const info = new Map<string, unknown>();
+      for (let i = 0; i + 1 < flat.length; i += 2) info.set(String(flat[i]), flat[i + 1]);
+      return info;
+    } catch (err) {
+      if (/no such key/i.test((err as Error).message)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The newest id ever assigned (even if trimmed), or 0-0: where "from now on" starts. */
+  async function lastGeneratedId(): Promise<Offset> {
+    const info = await streamInfo();
+    const id = info?.get('last-generated-id');
+    if (typeof id !== 'string') return '0-0';
+    saw(id);
+    return id;
+  }
+
+  async function* tailFrom(
+    start: Promise<Offset>,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<GameEvent[]> {
+    if (closed || signal?.aborted) return;
+    const conn = cmd.duplicate({ maxRetriesPerRequest: null, connectionName: 'courtside-bus-tail' });
+    tails.add(conn);
+    watchConnection(conn, 'tail', logger, () => closed || signal?.aborted === true);
+    // A blocked XREAD only ends when its connection does.
+    const onAbort = (): void => conn.disconnect();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopped = (): boolean => closed || signal?.aborted === true;
+    try {
+      let cursor: Offset | undefined;
+      while (cursor === undefined && !stopped()) {
+        try {
+          cursor = await start;
+        } catch {
+          await pause(TAIL_RETRY_MS, signal);
+          start = lastGeneratedId();
+        }
+      }
+      while (!stopped() && cursor !== undefined) {
+        let reply: Array<[string, StreamEntry[]]> | null;
+        try {
+          reply = await conn.xread(
+            'COUNT',
+            TAIL_BATCH_LIMIT,
+            'BLOCK',
+            BLOCK_MS,
+            'STREAMS',
+            streamKey,
+            cursor,
+          );
+        } catch (err) {
+          if (stopped()) break;
+          // Redis answered with an error (e.g. the key is not a stream): retrying cannot help.
+          if ((err as Error).name === 'ReplyError') throw new BusUnavailableError('tail', { cause: err });
+          logger.debug({ err: (err as Error).message }, 'bus: tail read failed; retrying');
+          await pause(TAIL_RETRY_MS, signal);
+          continue;
+        }
+        const entries = reply?.[0]?.[1];
+        const lastId = entries?.at(-1)?.[0];
+        if (!entries || lastId === undefined) continue;
+        // Resume after the last id read, even if every entry in the batch was unreadable.
+        cursor = lastId;
+        saw(lastId);
+        const batch = toEvents(entries);
+        if (batch.length > 0) yield batch;
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      tails.delete(conn);
+      conn.disconnect();
+    }
+  }
+
+  return {
+    kind: 'redis',
+    retention,
+
+    async commit(game, events, delta, owner) {
+      // Serialised first: a value JSON cannot encode fails here, before anything is sent.
+      const sets = delta.set ?? [];
+      const deletes = delta.delete ?? [];
+      const args: Array<string | number> = [
+        leaseKey(game),
+        streamKey,
+        metaKey(game),
+        entriesKey(game),
+        gamesKey,
+        trimmedKey,
+        lastCommitKey(game),
+        owner ?? '',
+        retention,
+        member(game),
+        JSON.stringify(delta.meta ?? null),
+        sets.length,
+        deletes.length,
+        commitToken(events),
+      ];
+      for (const [field, value] of sets) args.push(field, JSON.stringify(value ?? null));
+      for (const field of deletes) args.push(field);
+      for (const event of events) args.push(JSON.stringify(event));
+      const ids = await run('commit', () => cmd.courtsideCommit(...args));
+      if (ids === null) return null;
+      saw(ids.at(-1));
+      if (ids.length !== events.length) {
+        throw new BusUnavailableError('commit', { cause: new Error('id count mismatch') });
+      }
+      return events.map((event, i) => ({ ...event, offset: ids[i] }) as GameEvent);
+    },
+
+    async loadGame(game) {
+      const [meta, entries] = await run('loadGame', async () => {
+        const replies = await cmd.multi().get(metaKey(game)).hgetall(entriesKey(game)).exec();
+        if (!replies) throw new Error('transaction aborted');
+        for (const [err] of replies) if (err) throw err;
+        return [replies[0]?.[1] as string | null, replies[1]?.[1] as Record<string, string>];
+      });
+      if (meta === null && Object.keys(entries).length === 0) return undefined;
+      const stored: StoredGame = { meta: meta === null ? null : JSON.parse(meta), entries: new Map() };
+      for (const [field, value] of Object.entries(entries)) stored.entries.set(field, JSON.parse(value));
+      return stored;
+    },
+
+    async listGames() {
+      return run('listGames', async () => {
+        const members = await cmd.smembers(gamesKey);
+        const keys: GameKey[] = [];
+        for (const m of members) {
+          const colon = m.indexOf(':');
+          const league = m.slice(0, colon);
+          if (colon > 0 && isLeague(league)) keys.push({ league, gameId: m.slice(colon + 1) });
+        }
+        if (keys.length === 0) return [];
+        const metas = await cmd.mget(keys.map(metaKey));
+        const out: Array<GameKey & { meta: unknown }> = [];
+        keys.forEach((key, i) => {
+          const meta = metas[i];
+          // Deleted between SMEMBERS and MGET: not a game any more.
+          if (meta !== null && meta !== undefined) out.push({ ...key, meta: JSON.parse(meta) });
+        });
+        return out;
+      });
+    },
+
+    async deleteGame(game) {
+      await run('deleteGame', () =>
+        cmd
+          .multi()
+          .del(metaKey(game), entriesKey(game), lastCommitKey(game))
+          .srem(gamesKey, member(game))
+          .exec(),
+      );
+    },
+
+    async read(after, limit) {
+      checkOffset(after, 'read');
+      if (limit <= 0) return run('read', async () => []);
+      const entries = await run(
+        'read',
+        () =>
+          cmd.xrange(streamKey, after === null ? '-' : `(${after}`, '+', 'COUNT', limit) as Promise<
+            StreamEntry[]
+          >,
+      );
+      saw(entries.at(-1)?.[0]);
+      return toEvents(entries);
+    },
+
+    async bounds(): Promise<LogBounds> {
+      const [info, trimmed] = await run('bounds', () => Promise.all([streamInfo(), cmd.get(trimmedKey)]));
+      if (!info) return { first: null, last: null, trimmedThrough: trimmed };
+      // Our trims are recorded in `trimmed`; an XDEL by hand would show in max-deleted-entry-id.
+      const deleted = info.get('max-deleted-entry-id');
+      const candidates = [trimmed, typeof deleted === 'string' && deleted !== '0-0' ? deleted : null];
+      const known = candidates.filter((o): o is string => o !== null).sort(compareOffsets);
+      const last = entryId(info.get('last-entry'));
+      saw(last);
+      return { first: entryId(info.get('first-entry')), last, trimmedThrough: known.at(-1) ?? null };
+    },
+
+    tail(after, signal) {
+      checkOffset(after, 'tail');
+      // "From now on" is fixed when tail() is called, not when iteration starts.
+      const start = after !== null ? Promise.resolve(after) : lastGeneratedId();
+      start.catch(() => undefined);
+      return tailFrom(start, signal);
+    },
+
+    async acquireLease(game, owner, ttlMs) {
+      const held = await run('acquireLease', () =>
+        cmd.courtsideAcquire(leaseKey(game), owner, Math.max(1, Math.ceil(ttlMs))),
+      );
+      return held === 1;
+    },
+
+    async releaseLease(game, owner) {
+      await run('releaseLease', () => cmd.courtsideRelease(leaseKey(game), owner));
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const conn of tails) conn.disconnect();
+      tails.clear();
+      if (cmd.status === 'ready') {
+        await Promise.race([cmd.quit().catch(() => undefined), pause(QUIT_TIMEOUT_MS)]);
+      }
+      cmd.disconnect();
+    },
+  };
+}
+
+function fieldValue(fields: readonly string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+  return undefined;
+}
+
+function entryId(entry: unknown): Offset | null {
+  return Array.isArray(entry) && typeof entry[0] === 'string' ? entry[0] : null;
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Logs a lost connection once and its recovery once, however many reconnect attempts lie between. */
+function watchConnection(conn: Redis, role: string, logger: Logger, closing: () => boolean): void {
+  let down = false;
+  const lost = (reason: string): void => {
+    if (down || closing()) return;
+    down = true;
+    const log = role === 'commands' ? logger.warn.bind(logger) : logger.debug.bind(logger);
+    log({ role, reason }, 'bus: Redis connection lost; reconnecting');
+  };
+  // Without an 'error' listener ioredis prints every failed attempt itself.
+  conn.on('error', (err: Error) => lost(err.message));
+  conn.on('close', () => lost('connection closed'));
+  conn.on('ready', () => {
+    if (!down) return;
+    down = false;
+    const log = role === 'commands' ? logger.info.bind(logger) : logger.debug.bind(logger);
+    log({ role }, 'bus: Redis connection recovered');
+  });
+}

@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { createDaemon } from '../daemon.js';
+import { createLogger } from '../log.js';
+import { startUpstream } from '../upstream/index.js';
+
+/**
+ * `courtside demo`: the whole thing on one machine with no network and no Redis — the simulator
+ * (a recorded game, or a synthetic slate), the daemon against it, and the URLs to look at.
+ */
+interface DemoOptions {
+  replay?: string[];
+  games: string;
+  seed: string;
+  speed: string;
+  port: string;
+  logLevel: string;
+}
+
+// Fast enough that a whole game plays out in under ten minutes, slow enough to follow the plays.
+const DEFAULT_SPEED = 20;
+// At 20x one real second is 20 game seconds: polling every second shows plays as they happen.
+const DEMO_SUMMARY_INTERVAL_MS = 1000;
+
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('run the simulator and the daemon together, no network or Redis needed')
+    .option('--replay <file>', 'replay a recorded finished summary (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--games <n>', 'synthetic games when no --replay is given', '4')
+    .option('--seed <n>', 'seed of the synthetic games', '7')
+    .option('--speed <x>', 'game-time multiplier', String(DEFAULT_SPEED))
+    .option('--port <port>', 'daemon port', process.env.PORT ?? '8080')
+    .option('--log-level <level>', 'log level', process.env.LOG_LEVEL ?? 'warn')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  courtside demo
+  courtside demo --replay ../shared/fixtures/espn/mens/summary__401585607_final.json
+  courtside demo --games 8 --speed 60 --port 9090`,
+    )
+    .action((options: DemoOptions) => runDemo(options));
+}
+
+async function runDemo(options: DemoOptions): Promise<void> {
+  const games = Number(options.games);
+  const speed = Number(options.speed);
+  if (!Number.isInteger(games) || games < 1 || games > 30) return usage('--games: expected an integer from 1 to 30');
+  if (!(speed > 0 && speed <= 10_000)) return usage('--speed: expected a number above 0 and up to 10000');
+  const logger = createLogger({ level: options.logLevel });
+  const upstream = await startUpstream({
+    ...(options.replay?.length
+      ? { replay: options.replay }
+      : // Tip-offs one game-minute apart so every game is live within seconds of starting.
+        { simulate: { games, seed: Number(options.seed) || 7, staggerMs: 60_000 } }),
+    speed,
+    logger: logger.child({ component: 'simulator' }),
+  });
+  const config = loadConfig({
+    env: { ...process.env, REDIS_URL: '' },
+    flags: { upstream: upstream.url, port: options.port, summaryInterval: DEMO_SUMMARY_INTERVAL_MS, logLevel: options.logLevel },
+  });
+  const daemon = createDaemon(config, { logger });
+  await daemon.start();
+  const base = daemon.url;
+  const out = (line = ''): void => void process.stdout.write(`${line}\n`);
+  out(`courtside demo: simulator at ${upstream.url}, ${upstream.games.length} game(s) at ${speed}x`);
+  out(`daemon at ${base}`);
+  for (const game of upstream.games) out(`overlay: ${base}/overlay/${game.league}/${game.id}`);
+  const first = upstream.games[0];
+  if (first) out(`watch:   npx courtside watch --url ${base} --league ${first.league} --game ${first.id}`);
+  out('Ctrl-C to stop.');
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await daemon.close();
+  await upstream.close();
+}
+
+function usage(message: string): void {
+  process.stderr.write(`courtside demo: ${message}\n`);
+  process.exitCode = 2;
+}

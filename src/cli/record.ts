@@ -1,0 +1,163 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { createClient } from '../espn/client.js';
+import { LEAGUES, isLeague, type League } from '../espn/leagues.js';
+import { OPERATIONS, type OperationSpec } from '../espn/operations.js';
+import type { Params } from '../espn/params.js';
+import { createProgress } from './progress.js';
+
+/**
+ * `courtside record`: records real payloads of every operation from the upstream into a folder
+ * laid out as the simulator serves it (`<league>/<suffix>[__<qualifier>].json`). Ids that path
+ * parameters need (event, team, athlete) are taken from the payloads recorded before them.
+ */
+interface Caller {
+  call(operation: string, params?: Params, options?: { returnParsed?: boolean }): Promise<unknown>;
+}
+
+export interface RecordResult {
+  files: string[];
+  failures: Array<{ operation: string; message: string }>;
+}
+
+interface Planned {
+  op: OperationSpec;
+  params: Params;
+  qualifier: string;
+}
+
+export async function recordAll(options: {
+  client: Caller;
+  out: string;
+  leagues: readonly League[];
+  /** How many games of today's scoreboard to record summaries of. */
+  games?: number;
+  onStep?: (label: string) => void;
+  total?: (count: number) => void;
+}): Promise<RecordResult> {
+  const files: string[] = [];
+  const failures: RecordResult['failures'] = [];
+  const save = async (plan: Planned, body: unknown): Promise<void> => {
+    const dir = join(options.out, plan.op.league);
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `${plan.op.suffix}${plan.qualifier ? `__${plan.qualifier}` : ''}.json`);
+    await writeFile(file, JSON.stringify(body));
+    files.push(file);
+  };
+  const fetchOne = async (plan: Planned): Promise<unknown> => {
+    options.onStep?.(`${plan.op.name}${plan.qualifier ? ` ${plan.qualifier}` : ''}`);
+    try {
+      const body = await options.client.call(plan.op.name, plan.params, { returnParsed: false });
+      await save(plan, body);
+      return body;
+    } catch (err) {
+      failures.push({ operation: plan.op.name, message: (err as Error).message });
+      return undefined;
+    }
+  };
+
+  for (const league of options.leagues) {
+    const ops = [...OPERATIONS.values()].filter((op) => op.league === league);
+    const op = (suffix: string): OperationSpec | undefined => ops.find((o) => o.suffix === suffix);
+    const noParams = ops.filter((o) => o.pathParams.length === 0 && o.suffix !== 'summary');
+    const games = options.games ?? 3;
+    // Planned count for the bar: parameterless ops, summaries, per-team ops, per-athlete ops.
+    const perTeam = ops.filter((o) => o.pathParams.includes('team_id'));
+    const perAthlete = ops.filter((o) => o.pathParams.includes('athlete_id'));
+    options.total?.(noParams.length + games + perTeam.length + perAthlete.length);
+
+    const bodies = new Map<string, unknown>();
+    for (const o of noParams) bodies.set(o.suffix, await fetchOne({ op: o, params: {}, qualifier: '' }));
+
+    const summary = op('summary');
+    const eventIds = idsAt(bodies.get('scoreboard'), (b) => (b as { events?: Array<{ id?: unknown }> }).events);
+    for (const id of eventIds.slice(0, games)) {
+      if (summary) await fetchOne({ op: summary, params: { event_id: id }, qualifier: id });
+    }
+
+    const teamIds = idsAt(bodies.get('teams_site'), (b) =>
+      (b as { sports?: Array<{ leagues?: Array<{ teams?: Array<{ team?: { id?: unknown } }> }> }> }).sports?.[0]?.leagues?.[0]?.teams?.map(
+        (t) => t.team,
+      ),
+    );
+    const teamId = teamIds[0];
+    let roster: unknown;
+    if (teamId) {
+      for (const o of perTeam) {
+        const body = await fetchOne({ op: o, params: { team_id: teamId }, qualifier: teamId });
+        if (o.suffix === 'team_roster') roster = body;
+      }
+    }
+    const athleteIds = idsAt(roster, (b) => (b as { athletes?: Array<{ id?: unknown }> }).athletes);
+    const athleteId = athleteIds[0];
+    if (athleteId) {
+      for (const o of perAthlete) await fetchOne({ op: o, params: { athlete_id: athleteId }, qualifier: athleteId });
+    }
+  }
+  return { files, failures };
+}
+
+function idsAt(body: unknown, pick: (body: object) => Array<{ id?: unknown } | undefined> | undefined): string[] {
+  if (!body || typeof body !== 'object') return [];
+  try {
+    return (pick(body) ?? [])
+      .map((item) => item?.id)
+      .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number')
+      .map(String)
+      .filter((id) => /^[A-Za-z0-9-]{1,64}$/.test(id));
+  } catch {
+    return [];
+  }
+}
+
+export function registerRecord(program: Command): void {
+  program
+    .command('record')
+    .description('record real payloads of every operation into a folder the simulator can serve')
+    .requiredOption('--out <dir>', 'where to write <league>/<operation>[__<qualifier>].json')
+    .option('--upstream <url>', 'the upstream to record from', process.env.COURTSIDE_UPSTREAM)
+    .option('--leagues <list>', 'comma-separated leagues', LEAGUES.join(','))
+    .option('--games <n>', "summaries to record from today's scoreboard", '3')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  courtside record --out fixtures-recorded
+  courtside record --out /tmp/wnba --leagues womens --games 5
+  courtside upstream --fixtures fixtures-recorded     # serve what was recorded`,
+    )
+    .action(async (opts: { out: string; upstream?: string; leagues: string; games: string }) => {
+      const leagues = opts.leagues.split(',').map((l) => l.trim());
+      const bad = leagues.find((l) => !isLeague(l));
+      if (bad !== undefined) {
+        process.stderr.write(`courtside: --leagues: unknown league "${bad}"; expected mens and/or womens\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const games = Number(opts.games);
+      if (!Number.isInteger(games) || games < 0 || games > 100) {
+        process.stderr.write('courtside: --games: expected an integer from 0 to 100\n');
+        process.exitCode = 2;
+        return;
+      }
+      const client = createClient(opts.upstream ? { upstream: opts.upstream } : {});
+      let progress = createProgress(0);
+      try {
+        const result = await recordAll({
+          client,
+          out: opts.out,
+          leagues: leagues as League[],
+          games,
+          total: (n) => (progress = createProgress(n)),
+          onStep: (label) => progress.tick(label),
+        });
+        progress.done();
+        process.stdout.write(`recorded ${result.files.length} payloads into ${opts.out}\n`);
+        for (const f of result.failures) process.stderr.write(`courtside: ${f.operation}: ${f.message}\n`);
+        if (result.files.length === 0) process.exitCode = 1;
+      } finally {
+        await client.close();
+      }
+    });
+}

@@ -1,0 +1,310 @@
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Agent, type Dispatcher } from 'undici';
+import {
+  CourtsideError,
+  UpstreamHttpError,
+  UpstreamNetworkError,
+  UpstreamPayloadError,
+  UpstreamTimeoutError,
+} from '../errors.js';
+import type { Logger } from '../log.js';
+import { upstreamCacheHits, upstreamRequests } from '../metrics.js';
+import { backoffDelay, parseRetryAfter } from './backoff.js';
+import type { BuiltRequest } from './operations.js';
+import { ResponseCache, type CachedResponse } from './response-cache.js';
+
+/**
+ * The one place that talks to the upstream. Paths come only from the operation registry
+ * (`BuiltRequest`); the origin is fixed at construction, so no caller can aim it elsewhere.
+ *
+ * Per call: TTL cache → join an identical in-flight request (single-flight) → one upstream
+ * exchange with retries. undici's RetryAgent was considered: it honours Retry-After but has
+ * no jitter and surfaces its own `RequestRetryError`, so the loop here is ours; the agent
+ * still gives keep-alive and the per-origin connection limit. (Its decompress interceptor
+ * prints an "experimental" warning on every run, so bodies are inflated here with zlib.)
+ */
+
+export interface UpstreamHttpOptions {
+  /** Base URL, e.g. `https://site.api.espn.com`; a path prefix is kept. */
+  readonly upstream: string;
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+  /** A `Retry-After` longer than this ends the retries instead of stalling the caller. */
+  readonly maxRetryAfterMs: number;
+  /** Open connections (and so requests in flight) per upstream host. */
+  readonly concurrency: number;
+  readonly cache: boolean;
+  readonly cacheMaxEntries: number;
+  readonly now: () => number;
+  readonly random?: () => number;
+  readonly logger: Logger;
+}
+
+export interface GetOptions {
+  /** Skip the TTL, still sending the held validators. */
+  readonly fresh?: boolean;
+  /** Stops this caller waiting; a request shared with other callers carries on. */
+  readonly signal?: AbortSignal;
+}
+
+export interface UpstreamHttp {
+  get(request: BuiltRequest, options?: GetOptions): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+// Keep idle sockets for a few polling intervals (summaries are polled every 3 s).
+const KEEP_ALIVE_MS = 30_000;
+// The largest recorded payload is 1.2 MB (league injuries); 32 MB bounds a hostile upstream.
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+type Attempt =
+  | { readonly ok: true; readonly body: unknown }
+  | {
+      readonly ok: false;
+      readonly error: CourtsideError;
+      readonly retry: boolean;
+      readonly retryAfterMs?: number;
+    };
+
+export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
+  const base = new URL(options.upstream);
+  const origin = base.origin;
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const dispatcher = new Agent({ connections: options.concurrency, keepAliveTimeout: KEEP_ALIVE_MS });
+  const cache = options.cache ? new ResponseCache(options.cacheMaxEntries) : undefined;
+  const flights = new Map<string, Promise<unknown>>();
+  const closing = new AbortController();
+  let closed: Promise<void> | undefined;
+
+  async function get(request: BuiltRequest, getOptions: GetOptions = {}): Promise<unknown> {
+    const key = request.pathAndQuery;
+    const operation = request.operation.name;
+    if (closing.signal.aborted) {
+      throw new UpstreamNetworkError(origin + prefix + key, { cause: new Error('client closed') });
+    }
+    if (cache && !getOptions.fresh) {
+      const hit = cache.fresh(key, request.operation.ttlMs, options.now());
+      if (hit) {
+        upstreamCacheHits.inc({ operation, kind: 'ttl' });
+        return hit.body;
+      }
+    }
+    let flight = flights.get(key);
+    if (flight) {
+      upstreamCacheHits.inc({ operation, kind: 'inflight' });
+    } else {
+      flight = fetchWithRetries(request).finally(() => flights.delete(key));
+      // Every caller may have stopped waiting (signal); the outcome is then nobody's to handle.
+      flight.catch(() => undefined);
+      flights.set(key, flight);
+    }
+    return waitFor(flight, getOptions.signal);
+  }
+
+  async function fetchWithRetries(request: BuiltRequest): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await attemptOnce(request);
+      if (result.ok) return result.body;
+      const delay = result.retryAfterMs ?? backoffDelay(attempt, backoffOptions);
+      const giveUp = !result.retry || attempt >= options.retries || delay > options.maxRetryAfterMs;
+      if (giveUp || closing.signal.aborted) {
+        throw result.error;
+      }
+      options.logger.debug(
+        { operation: request.operation.name, code: result.error.code, attempt: attempt + 1, delay },
+        'upstream retry',
+      );
+      await sleep(delay, closing.signal);
+    }
+  }
+
+  const backoffOptions = {
+    baseMs: options.retryBaseMs,
+    maxMs: options.retryMaxMs,
+    ...(options.random ? { random: options.random } : {}),
+  };
+
+  async function attemptOnce(request: BuiltRequest): Promise<Attempt> {
+    const key = request.pathAndQuery;
+    const operation = request.operation.name;
+    const url = origin + prefix + key;
+    const held = cache?.held(key);
+    const headers: Record<string, string> = {
+      'user-agent': options.userAgent,
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    if (held?.etag) headers['if-none-match'] = held.etag;
+    if (held?.lastModified) headers['if-modified-since'] = held.lastModified;
+
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+    const onClose = (): void => timeout.abort();
+    closing.signal.addEventListener('abort', onClose, { once: true });
+    try {
+      const response = await dispatcher.request({
+        origin,
+        path: prefix + key,
+        method: 'GET',
+        headers,
+        signal: timeout.signal,
+      });
+      const status = response.statusCode;
+      upstreamRequests.inc({ operation, status: String(status) });
+      if (status === 304 && held) {
+        await response.body.dump();
+        storeIn(key, held.body, response.headers, held);
+        upstreamCacheHits.inc({ operation, kind: 'not_modified' });
+        return { ok: true, body: held.body };
+      }
+      if (status >= 200 && status < 300) {
+        const text = await readBody(response.body, header(response.headers, 'content-encoding'), url);
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch (cause) {
+          return fail(new UpstreamPayloadError(url, 'body is not JSON', { cause }), false);
+        }
+        storeIn(key, body, response.headers, undefined);
+        return { ok: true, body };
+      }
+      await response.body.dump();
+      const error = new UpstreamHttpError(status, url);
+      if (status === 429 || status >= 500) {
+        const retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
+        return retryAfterMs === undefined
+          ? fail(error, true)
+          : { ok: false, error, retry: true, retryAfterMs };
+      }
+      return fail(error, false);
+    } catch (cause) {
+      if (cause instanceof CourtsideError) return fail(cause, false);
+      if (timeout.signal.aborted && !closing.signal.aborted) {
+        upstreamRequests.inc({ operation, status: 'timeout' });
+        return fail(new UpstreamTimeoutError(url, options.timeoutMs, { cause }), true);
+      }
+      upstreamRequests.inc({ operation, status: 'network' });
+      return fail(new UpstreamNetworkError(url, { cause }), !closing.signal.aborted);
+    } finally {
+      clearTimeout(timer);
+      closing.signal.removeEventListener('abort', onClose);
+    }
+  }
+
+  function fail(error: CourtsideError, retry: boolean): Attempt {
+    return { ok: false, error, retry };
+  }
+
+  function storeIn(
+    key: string,
+    body: unknown,
+    headers: Record<string, string | string[] | undefined>,
+    previous: CachedResponse | undefined,
+  ): void {
+    if (!cache) return;
+    cache.set(key, {
+      body,
+      etag: header(headers, 'etag') ?? previous?.etag,
+      lastModified: header(headers, 'last-modified') ?? previous?.lastModified,
+      storedAt: options.now(),
+    });
+  }
+
+  function close(): Promise<void> {
+    closed ??= (async () => {
+      closing.abort();
+      cache?.clear();
+      await dispatcher.destroy();
+    })();
+    return closed;
+  }
+
+  return { get, close };
+}
+
+async function readBody(
+  body: Dispatcher.ResponseData['body'],
+  encoding: string | undefined,
+  url: string,
+): Promise<string> {
+  let source: Readable = body;
+  const coding = encoding?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    const inflate =
+      coding === 'gzip' || coding === 'x-gzip'
+        ? createGunzip()
+        : coding === 'br'
+          ? createBrotliDecompress()
+          : coding === 'deflate'
+            ? createInflate()
+            : undefined;
+    if (!inflate) {
+      body.destroy();
+      throw new UpstreamPayloadError(url, `unsupported content-encoding ${JSON.stringify(encoding)}`);
+    }
+    body.on('error', (error) => inflate.destroy(error));
+    source = body.pipe(inflate);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        throw new UpstreamPayloadError(url, `body larger than ${MAX_BODY_BYTES} bytes`);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    body.destroy();
+    // zlib's own failures (codes Z_DATA_ERROR, Z_BUF_ERROR, ...) mean a corrupt body; anything
+    // else (reset, abort) is the transport's and is classified by the caller.
+    const zlibCode = (error as { code?: unknown }).code;
+    if (typeof zlibCode === 'string' && zlibCode.startsWith('Z_')) {
+      throw new UpstreamPayloadError(url, `cannot decode ${coding ?? ''} body`, { cause: error });
+    }
+    throw error;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function waitFor<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The package entry: one explicit list of what courtside offers to library users.
+ * Internals stay internal; add a name here only when its module is built and typed.
+ */
+
+// Client
+export { createClient, DEFAULT_UPSTREAM } from './espn/client.js';
+export type {
+  CallOptions,
+  CallParams,
+  ClientOptions,
+  CourtsideClient,
+  OperationMethod,
+} from './espn/client.js';
+
+// Operation registry
+export {
+  OPERATIONS,
+  OPERATION_NAMES,
+  buildRequest,
+  getOperation,
+  isOperationName,
+} from './espn/operations.js';
+export type {
+  BuiltRequest,
+  MensOnlySuffix,
+  OperationName,
+  OperationSpec,
+  QueryParamSpec,
+  ResultKind,
+  SharedSuffix,
+  Suffix,
+} from './espn/operations.js';
+export { PARAM_RULES, validateParam } from './espn/params.js';
+export type { ParamName, ParamValue, Params } from './espn/params.js';
+export { LEAGUES, LEAGUE_SEGMENT, isLeague } from './espn/leagues.js';
+export type { League } from './espn/leagues.js';
+
+// Errors (match on `code`)
+export {
+  CourtsideError,
+  InvalidConfigError,
+  InvalidParamsError,
+  UnknownOperationError,
+  UpstreamHttpError,
+  UpstreamNetworkError,
+  UpstreamPayloadError,
+  UpstreamTimeoutError,
+} from './errors.js';
+export type { ErrorCode } from './errors.js';
+
+// Tabular forms
+export { columnsFor, parseOperation, tableToIpc, toCsv } from './tables/index.js';
+export type { Flavour, ParseOptions, Row, SummaryTableName, TabularResult } from './tables/index.js';
+
+// Events
+export { EVENT_TYPES, isEventType } from '../streams/events.js';
+export type {
+  EventDataMap,
+  EventEnvelope,
+  EventType,
+  GameEvent,
+  GameSnapshot,
+  GameState,
+  PlayRow,
+  Score,
+  SnapshotSource,
+  TeamRef,
+} from '../streams/events.js';
+
+export { VERSION, DEFAULT_USER_AGENT } from './version.js';

@@ -1,0 +1,80 @@
+import type { GameEvent } from '../../streams/events.js';
+import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
+import type { Logger } from '../log.js';
+import { prepare, type DirtySet, type Subscription } from './delivery.js';
+import { createSubscriptionIndex, type SubscriptionIndex } from './subscription-index.js';
+
+/**
+ * The process's one reader of the log's live tail, shared by every WebSocket and SSE client.
+ * Each batch is dispatched synchronously: every event is prepared (serialised) once, handed to
+ * the subscriptions the index finds, and every client touched by the batch is flushed once, its
+ * socket corked around the batch. `cursor` is the offset of the last dispatched event, so a
+ * subscription registered now is live from exactly `cursor` on.
+ */
+export interface LiveFeed {
+  readonly cursor: Offset;
+  readonly index: SubscriptionIndex<Subscription>;
+  /** Sinks with frames queued outside a dispatch are added here and flushed by their owner. */
+  readonly dirty: DirtySet;
+  start(): Promise<void>;
+  close(): void;
+}
+
+// After a failed tail (Redis away), wait before reading again; the bus reconnects meanwhile.
+const RETRY_MS = 1_000;
+
+export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed {
+  const { bus, logger } = options;
+  const index = createSubscriptionIndex<Subscription>();
+  const dirty: DirtySet = new Set();
+  const abort = new AbortController();
+  // '0-0' precedes every offset: on an empty log the tail then starts at the very first event.
+  let cursor: Offset = '0-0';
+  let running: Promise<void> | undefined;
+
+  function dispatch(batch: readonly GameEvent[]): void {
+    for (const event of batch) {
+      const offset = event.offset;
+      // Never dispatch twice: a retried tail may hand back what was already delivered.
+      if (offset === undefined || compareOffsets(offset, cursor) <= 0) continue;
+      const p = prepare(event);
+      index.match(event, (sub) => sub.push(p));
+      cursor = offset;
+    }
+    for (const sink of dirty) sink.flush();
+    dirty.clear();
+  }
+
+  async function run(): Promise<void> {
+    while (!abort.signal.aborted) {
+      try {
+        for await (const batch of bus.tail(cursor, abort.signal)) {
+          dispatch(batch);
+          if (abort.signal.aborted) return;
+        }
+        return;
+      } catch (err) {
+        if (abort.signal.aborted) return;
+        logger.warn({ err }, `live tail failed; retrying in ${RETRY_MS} ms`);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
+      }
+    }
+  }
+
+  return {
+    get cursor() {
+      return cursor;
+    },
+    index,
+    dirty,
+    async start() {
+      if (running) return;
+      const bounds = await bus.bounds();
+      cursor = bounds.last ?? '0-0';
+      running = run();
+    },
+    close() {
+      abort.abort();
+    },
+  };
+}

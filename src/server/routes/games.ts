@@ -1,0 +1,69 @@
+import type { SnapshotSource } from '../../../streams/events.js';
+import { isLeague } from '../../espn/leagues.js';
+import { sendError, type RouteHandler } from '../http-types.js';
+import { isRead, JSON_TYPE, sendBody } from './respond.js';
+
+/**
+ * `GET /v1/games/live` (snapshots of the games in progress) and `GET /v1/games/<league>/<id>`
+ * (one game's current state). Snapshots come from the bus, so any instance answers for any game.
+ */
+export interface GamesRouteOptions {
+  snapshots: SnapshotSource;
+}
+
+const GAME_PATH = /^\/v1\/games\/([^/]+)\/([^/]+)$/;
+const GAME_ID = /^[A-Za-z0-9-]{1,64}$/;
+// Live state changes every few seconds: let caches revalidate with the ETag, never serve stale.
+const LIVE_CACHE = 'no-cache';
+
+export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
+  return async (req, res, url) => {
+    const path = url.pathname;
+    if (path !== '/v1/games/live' && !path.startsWith('/v1/games/')) return false;
+    if (!isRead(req)) {
+      sendError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method ?? '?'} is not allowed; use GET`, {
+        headers: { allow: 'GET, HEAD' },
+      });
+      return true;
+    }
+    if (path === '/v1/games/live') {
+      const games = (await options.snapshots.list())
+        .filter((g) => g.state === 'in')
+        .sort((a, b) => a.league.localeCompare(b.league) || a.gameId.localeCompare(b.gameId));
+      sendBody(req, res, JSON.stringify({ games }), { contentType: JSON_TYPE, cacheControl: LIVE_CACHE });
+      return true;
+    }
+    const match = GAME_PATH.exec(path);
+    if (!match) {
+      sendError(res, 404, 'NOT_FOUND', `no route for ${path}; use /v1/games/live or /v1/games/<league>/<id>`);
+      return true;
+    }
+    const league = match[1] ?? '';
+    const gameId = match[2] ?? '';
+    if (!isLeague(league)) {
+      sendError(
+        res,
+        400,
+        'INVALID_PARAMS',
+        `league ${JSON.stringify(league.slice(0, 40))} is not one of mens, womens`,
+      );
+      return true;
+    }
+    if (!GAME_ID.test(gameId)) {
+      sendError(res, 400, 'INVALID_PARAMS', 'game id must be 1-64 letters, digits or dashes');
+      return true;
+    }
+    const snapshot = await options.snapshots.snapshot(league, gameId);
+    if (!snapshot) {
+      sendError(
+        res,
+        404,
+        'UNKNOWN_GAME',
+        `no state for ${league} game ${gameId} (not tracked, or not seen yet)`,
+      );
+      return true;
+    }
+    sendBody(req, res, JSON.stringify(snapshot), { contentType: JSON_TYPE, cacheControl: LIVE_CACHE });
+    return true;
+  };
+}

@@ -1,0 +1,65 @@
+import { VERSION } from '../../version.js';
+import { sendError, sendJson, type RouteHandler } from '../http-types.js';
+import { isRead } from './respond.js';
+import type { UpstreamCheck } from './upstream-tracker.js';
+
+/**
+ * `GET /healthz`: 200 when the upstream is reachable and Redis (when configured) answers a
+ * ping, 503 otherwise; the JSON body says which part failed and what each poller is doing.
+ */
+export interface HealthRouteOptions {
+  upstream: { check(): Promise<UpstreamCheck> };
+  /** Resolves with the round trip in ms; rejects when Redis does not answer. Absent: no Redis. */
+  redisPing?: () => Promise<number>;
+  /** The engine's poller states, reported as they are. */
+  pollers?: () => readonly unknown[];
+  now?: () => number;
+}
+
+export interface HealthBody {
+  status: 'ok' | 'unhealthy';
+  version: string;
+  uptimeSeconds: number;
+  upstream: UpstreamCheck;
+  redis: { configured: false } | { configured: true; ok: boolean; latencyMs?: number; error?: string };
+  pollers: readonly unknown[];
+}
+
+export function createHealthRoute(options: HealthRouteOptions): RouteHandler {
+  const now = options.now ?? Date.now;
+  const startedAt = now();
+  return async (req, res, url) => {
+    if (url.pathname !== '/healthz') return false;
+    if (!isRead(req)) {
+      sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET', { headers: { allow: 'GET, HEAD' } });
+      return true;
+    }
+    const [upstream, redis] = await Promise.all([options.upstream.check(), checkRedis(options.redisPing)]);
+    let pollers: readonly unknown[] = [];
+    try {
+      pollers = options.pollers?.() ?? [];
+    } catch {
+      pollers = [];
+    }
+    const healthy = upstream.reachable && (!redis.configured || redis.ok);
+    const body: HealthBody = {
+      status: healthy ? 'ok' : 'unhealthy',
+      version: VERSION,
+      uptimeSeconds: Math.round((now() - startedAt) / 1000),
+      upstream,
+      redis,
+      pollers,
+    };
+    sendJson(res, healthy ? 200 : 503, body, { 'cache-control': 'no-store' });
+    return true;
+  };
+}
+
+async function checkRedis(ping: HealthRouteOptions['redisPing']): Promise<HealthBody['redis']> {
+  if (!ping) return { configured: false };
+  try {
+    return { configured: true, ok: true, latencyMs: await ping() };
+  } catch (err) {
+    return { configured: true, ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}

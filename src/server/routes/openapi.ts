@@ -1,0 +1,301 @@
+import { OPERATIONS, type OperationSpec } from '../../espn/operations.js';
+import { PARAM_RULES } from '../../espn/params.js';
+import { columnsFor } from '../../tables/index.js';
+import { VERSION } from '../../version.js';
+import { sendError, type RouteHandler } from '../http-types.js';
+import { CONTENT_TYPES, FORMATS, SUMMARY_TABLES } from './ops.js';
+import { isRead, JSON_TYPE, sendBody } from './respond.js';
+
+/**
+ * `GET /openapi.json`: an OpenAPI 3.1 document generated from the operation registry, so the
+ * documented API is exactly the served one.
+ */
+export interface OpenApiOptions {
+  /** When true, the document declares the bearer scheme and requires it everywhere. */
+  auth?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const errorResponse = (description: string): Json => ({
+  description,
+  content: { 'application/json': { schema: ref('Error') } },
+});
+
+export function buildOpenApi(options: OpenApiOptions = {}): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS.values()) paths[`/v1/ops/${op.name}`] = { get: operationItem(op) };
+  Object.assign(paths, fixedPaths());
+  const document: Json = {
+    openapi: '3.1.0',
+    info: {
+      title: 'courtside',
+      version: VERSION,
+      description:
+        "Typed tables, raw payloads, live game state and event streams from ESPN's public basketball API (NBA = mens, WNBA = womens).",
+    },
+    paths,
+    components: {
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', examples: ['INVALID_PARAMS'] },
+                message: { type: 'string' },
+                upstreamStatus: { type: 'integer', description: 'HTTP status the upstream answered, on 502' },
+              },
+            },
+          },
+        },
+        Row: {
+          type: 'object',
+          additionalProperties: true,
+          description: 'One row; values are strings, numbers, booleans or null',
+        },
+        GameSnapshot: {
+          type: 'object',
+          required: ['league', 'gameId', 'seq', 'state', 'score', 'teams'],
+          properties: {
+            league: { enum: ['mens', 'womens'] },
+            gameId: { type: 'string' },
+            seq: { type: 'integer' },
+            state: { enum: ['pre', 'in', 'post'] },
+            status: { type: 'object' },
+            teams: { type: 'object' },
+            score: {
+              type: 'object',
+              properties: { home: { type: 'integer' }, away: { type: 'integer' } },
+            },
+            period: { type: ['integer', 'null'] },
+            clock: { type: ['string', 'null'] },
+            date: { type: ['string', 'null'] },
+            scoreboard: { type: ['object', 'null'] },
+            recentPlays: { type: 'array', items: ref('Row') },
+            winProbability: { type: ['object', 'null'] },
+            updatedAt: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+      responses: {
+        NotModified: { description: 'The client already holds this body (If-None-Match matched the ETag)' },
+        BadRequest: errorResponse('Invalid parameter, named in the message; nothing was sent upstream'),
+        NotFound: errorResponse('Unknown operation or game'),
+        Unauthorized: errorResponse('Missing or invalid bearer token'),
+      },
+      ...(options.auth
+        ? {
+            securitySchemes: {
+              bearerAuth: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'A token from COURTSIDE_TOKENS; `?token=` also works',
+              },
+            },
+          }
+        : {}),
+    },
+  };
+  if (options.auth) document.security = [{ bearerAuth: [] }];
+  return document;
+}
+
+function operationItem(op: OperationSpec): Json {
+  const parameters: Json[] = op.params.map((name) => ({
+    name,
+    in: 'query',
+    required: (op.pathParams as readonly string[]).includes(name),
+    description: PARAM_RULES[name].expected,
+    schema: { type: 'string' },
+  }));
+  parameters.push({
+    name: 'format',
+    in: 'query',
+    required: false,
+    description:
+      'json (rows, the default), rows (same), csv, arrow (Arrow IPC stream) or raw (the upstream JSON)',
+    schema: { enum: [...FORMATS], default: 'json' },
+  });
+  const isSummary = op.result === 'summary';
+  if (isSummary) {
+    parameters.push({
+      name: 'table',
+      in: 'query',
+      required: false,
+      description: 'One summary table; required with format=csv and format=arrow',
+      schema: { enum: [...SUMMARY_TABLES] },
+    });
+  }
+  return {
+    operationId: op.name,
+    summary: `${op.league === 'mens' ? "Men's (NBA)" : "Women's (WNBA)"} ${op.suffix.replace(/_/g, ' ')}`,
+    tags: [op.league],
+    parameters,
+    responses: {
+      '200': {
+        description: `The ${op.result} result; Cache-Control max-age ${Math.floor(op.ttlMs / 1000)} s`,
+        headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+        content: {
+          'application/json': { schema: jsonSchemaFor(op) },
+          [CONTENT_TYPES.csv.split(';')[0] as string]: { schema: { type: 'string' } },
+          [CONTENT_TYPES.arrow]: { schema: { type: 'string', contentEncoding: 'binary' } },
+        },
+      },
+      '304': { $ref: '#/components/responses/NotModified' },
+      '400': { $ref: '#/components/responses/BadRequest' },
+      '401': { $ref: '#/components/responses/Unauthorized' },
+      '404': { $ref: '#/components/responses/NotFound' },
+      '502': errorResponse(
+        'The upstream failed or answered an unusable payload; upstreamStatus carries its status',
+      ),
+      '504': errorResponse('The upstream did not answer in time'),
+    },
+  };
+}
+
+function rowsSchema(columns: readonly string[] | undefined): Json {
+  if (!columns) return { type: 'array', items: ref('Row') };
+  return {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: [...columns],
+      properties: Object.fromEntries(
+        columns.map((c) => [c, { type: ['string', 'number', 'integer', 'boolean', 'null'] }]),
+      ),
+    },
+  };
+}
+
+function jsonSchemaFor(op: OperationSpec): Json {
+  const rawNote = { description: 'format=raw: the upstream JSON object as ESPN returns it', type: 'object' };
+  if (op.result !== 'summary') return { oneOf: [rowsSchema(safeColumns(op.name)), rawNote] };
+  const tables = Object.fromEntries(SUMMARY_TABLES.map((t) => [t, rowsSchema(safeColumns(op.name, t))]));
+  return {
+    oneOf: [
+      { type: 'object', description: 'Without `table`: every summary table by name', properties: tables },
+      { type: 'array', description: 'With `table`: that table’s rows', items: ref('Row') },
+      rawNote,
+    ],
+  };
+}
+
+function safeColumns(operation: string, table?: string): readonly string[] | undefined {
+  try {
+    return columnsFor(operation, table);
+  } catch {
+    return undefined;
+  }
+}
+
+function fixedPaths(): Record<string, Json> {
+  const json = (schema: Json, description: string): Json => ({
+    description,
+    content: { 'application/json': { schema } },
+  });
+  return {
+    '/v1/games/live': {
+      get: {
+        operationId: 'games_live',
+        summary: 'Current state of every game in progress',
+        responses: {
+          '200': json(
+            { type: 'object', properties: { games: { type: 'array', items: ref('GameSnapshot') } } },
+            'Games in progress',
+          ),
+        },
+      },
+    },
+    '/v1/games/{league}/{gameId}': {
+      get: {
+        operationId: 'game_state',
+        summary: 'Current state of one game',
+        parameters: [
+          { name: 'league', in: 'path', required: true, schema: { enum: ['mens', 'womens'] } },
+          {
+            name: 'gameId',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' },
+          },
+        ],
+        responses: {
+          '200': json(ref('GameSnapshot'), 'The game snapshot'),
+          '400': { $ref: '#/components/responses/BadRequest' },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
+      },
+    },
+    '/healthz': {
+      get: {
+        operationId: 'healthz',
+        summary: 'Upstream reachability, Redis, poller states',
+        responses: {
+          '200': json({ type: 'object' }, 'Healthy'),
+          '503': json({ type: 'object' }, 'Unhealthy; the body says which part failed'),
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        summary: 'Prometheus metrics (text exposition format)',
+        responses: {
+          '200': { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openapi',
+        summary: 'This document',
+        responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1 document') },
+      },
+    },
+    '/v1/stream': {
+      get: {
+        operationId: 'stream_ws',
+        summary: 'WebSocket event stream (upgrade); protocol in docs/protocol.md',
+        responses: { '101': { description: 'Switching protocols to WebSocket' } },
+      },
+    },
+    '/v1/stream/sse': {
+      get: {
+        operationId: 'stream_sse',
+        summary: 'Server-Sent Events stream with the same filters as query parameters',
+        parameters: ['leagues', 'games', 'teams', 'types', 'since', 'delay'].map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+        })),
+        responses: {
+          '200': {
+            description: 'Event stream',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  };
+}
+
+export function createOpenApiRoute(options: OpenApiOptions = {}): RouteHandler {
+  let body: string | undefined;
+  return (req, res, url) => {
+    if (url.pathname !== '/openapi.json') return false;
+    if (!isRead(req)) {
+      sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET', { headers: { allow: 'GET, HEAD' } });
+      return true;
+    }
+    // Built once: the registry does not change while the process runs.
+    body ??= JSON.stringify(buildOpenApi(options));
+    sendBody(req, res, body, { contentType: JSON_TYPE, cacheControl: 'public, max-age=3600' });
+    return true;
+  };
+}

@@ -1,0 +1,241 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Table } from 'apache-arrow';
+import { CourtsideError, InvalidParamsError, UpstreamHttpError } from '../../errors.js';
+import { buildRequest, OPERATIONS, type OperationSpec } from '../../espn/operations.js';
+import { silentLogger, type Logger } from '../../log.js';
+import { operationCsv, parseOperation, SUMMARY_TABLE_NAMES, tableToIpc } from '../../tables/index.js';
+import { sendError, type RouteHandler } from '../http-types.js';
+import { isRead, JSON_TYPE, sendBody } from './respond.js';
+
+/**
+ * `GET /v1/ops/<operation>?<params>&format=json|rows|csv|arrow|raw&table=<name>`: every one of
+ * the 44 operations on demand. Parameters are validated against the registry before anything
+ * is sent upstream; the upstream body is fetched once (raw) and shaped here per format.
+ */
+export const OPS_PREFIX = '/v1/ops/';
+
+export const FORMATS = ['json', 'rows', 'csv', 'arrow', 'raw'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** Query parameters that are not operation parameters (`token` is the server's auth). */
+export const RESERVED_QUERY = ['format', 'table', 'token'] as const;
+
+/** The summary's tables, in the spec's order. */
+export const SUMMARY_TABLES: readonly string[] = SUMMARY_TABLE_NAMES;
+
+export const CONTENT_TYPES: Readonly<Record<Format, string>> = {
+  json: JSON_TYPE,
+  rows: JSON_TYPE,
+  raw: JSON_TYPE,
+  csv: 'text/csv; charset=utf-8',
+  arrow: 'application/vnd.apache.arrow.stream',
+};
+
+/** What the route needs of the client: the raw call, with an abort signal. */
+export interface OpsClient {
+  call(
+    operation: string,
+    params?: Record<string, string | number>,
+    options?: { returnParsed?: boolean; signal?: AbortSignal },
+  ): Promise<unknown>;
+}
+
+export interface OpsRouteOptions {
+  client: OpsClient;
+  logger?: Logger;
+}
+
+interface ValidRequest {
+  operation: OperationSpec;
+  params: Record<string, string>;
+  format: Format;
+  table: string | undefined;
+}
+
+export function createOpsRoute(options: OpsRouteOptions): RouteHandler {
+  const logger = options.logger ?? silentLogger;
+  return async (req, res, url) => {
+    if (!url.pathname.startsWith(OPS_PREFIX)) return false;
+    if (!isRead(req)) {
+      sendError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method ?? '?'} is not allowed; use GET`, {
+        headers: { allow: 'GET, HEAD' },
+      });
+      return true;
+    }
+    let name: string;
+    try {
+      name = decodeURIComponent(url.pathname.slice(OPS_PREFIX.length));
+    } catch {
+      name = url.pathname.slice(OPS_PREFIX.length);
+    }
+    const operation = OPERATIONS.get(name);
+    if (!operation) {
+      sendError(res, 404, 'UNKNOWN_OPERATION', `unknown operation ${JSON.stringify(name.slice(0, 80))}`);
+      return true;
+    }
+    let valid: ValidRequest;
+    try {
+      valid = validate(operation, url.searchParams);
+    } catch (err) {
+      if (err instanceof InvalidParamsError) {
+        sendError(res, 400, err.code, err.message);
+        return true;
+      }
+      throw err;
+    }
+    await answer(req, res, valid, options.client, logger);
+    return true;
+  };
+}
+
+/** Checks everything about the request that can be checked without the upstream. */
+export function validate(operation: OperationSpec, query: URLSearchParams): ValidRequest {
+  const params: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const [key, value] of query) {
+    if (seen.has(key)) {
+      throw new InvalidParamsError(key, value, 'a single value (the parameter is repeated)', operation.name);
+    }
+    seen.add(key);
+    if (!(RESERVED_QUERY as readonly string[]).includes(key)) params[key] = value;
+  }
+  // The registry's validation: unknown, missing and malformed parameters, named in the error.
+  buildRequest(operation.name, params);
+
+  const formatValue = query.get('format') ?? 'json';
+  if (!(FORMATS as readonly string[]).includes(formatValue)) {
+    throw new InvalidParamsError('format', formatValue, `one of ${FORMATS.join(', ')}`, operation.name);
+  }
+  const format = formatValue as Format;
+  const table = query.get('table') ?? undefined;
+  const isSummary = operation.result === 'summary';
+  if (table !== undefined) {
+    if (!isSummary) {
+      throw new InvalidParamsError(
+        'table',
+        table,
+        'no value: only summary operations have tables',
+        operation.name,
+      );
+    }
+    if (format === 'raw') {
+      throw new InvalidParamsError(
+        'table',
+        table,
+        'no value with format=raw (raw is the whole payload)',
+        operation.name,
+      );
+    }
+    if (!SUMMARY_TABLES.includes(table)) {
+      throw new InvalidParamsError('table', table, `one of ${SUMMARY_TABLES.join(', ')}`, operation.name);
+    }
+  } else if (isSummary && (format === 'csv' || format === 'arrow')) {
+    throw new InvalidParamsError(
+      'table',
+      undefined,
+      `one of ${SUMMARY_TABLES.join(', ')} (required with format=${format})`,
+      operation.name,
+    );
+  }
+  return { operation, params, format, table };
+}
+
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { operation, params, format, table }: ValidRequest,
+  client: OpsClient,
+  logger: Logger,
+): Promise<void> {
+  // A client that hangs up should not keep an upstream request (and its retries) going.
+  const abort = new AbortController();
+  const onClose = (): void => {
+    if (!res.writableFinished) abort.abort();
+  };
+  res.once('close', onClose);
+  let raw: unknown;
+  try {
+    raw = await client.call(operation.name, params, { returnParsed: false, signal: abort.signal });
+  } catch (err) {
+    if (abort.signal.aborted) return;
+    sendUpstreamError(res, err, logger, operation.name);
+    return;
+  } finally {
+    res.off('close', onClose);
+  }
+
+  let body: string | Uint8Array;
+  try {
+    body = render(operation.name, raw, format, table);
+  } catch (err) {
+    // The tables reject a payload that is not the expected shape: the upstream's fault.
+    const message = err instanceof Error ? err.message : String(err);
+    logger.warn({ operation: operation.name, format, err: message }, 'upstream payload could not be shaped');
+    sendError(res, 502, 'UPSTREAM_PAYLOAD', `upstream payload for ${operation.name} is unusable: ${message}`);
+    return;
+  }
+  const maxAge = Math.max(0, Math.floor(operation.ttlMs / 1000));
+  sendBody(req, res, body, {
+    contentType: CONTENT_TYPES[format],
+    cacheControl: `public, max-age=${maxAge}`,
+    headers:
+      format === 'csv'
+        ? { 'content-disposition': `inline; filename="${fileName(operation.name, table)}.csv"` }
+        : {},
+  });
+}
+
+function fileName(operation: string, table: string | undefined): string {
+  return table ? `${operation}_${table}` : operation;
+}
+
+/** Shapes the raw upstream body into the asked format. */
+export function render(
+  operation: string,
+  raw: unknown,
+  format: Format,
+  table: string | undefined,
+): string | Uint8Array {
+  const tableOption = table === undefined ? {} : { table };
+  switch (format) {
+    case 'raw':
+      return JSON.stringify(raw);
+    case 'json':
+    case 'rows':
+      return JSON.stringify(parseOperation(operation, raw, { flavour: 'rows', ...tableOption }), jsonSafe);
+    case 'csv':
+      // The table's own columns, optional ones included when present (e.g. a ranked team).
+      return operationCsv(operation, raw, table);
+    case 'arrow':
+      return tableToIpc(parseOperation(operation, raw, { flavour: 'arrow', ...tableOption }) as Table);
+  }
+}
+
+function jsonSafe(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
+function sendUpstreamError(res: ServerResponse, err: unknown, logger: Logger, operation: string): void {
+  if (!(err instanceof CourtsideError)) {
+    logger.error({ operation, err }, 'operation failed unexpectedly');
+    sendError(res, 500, 'INTERNAL', 'internal error');
+    return;
+  }
+  switch (err.code) {
+    case 'INVALID_PARAMS':
+      sendError(res, 400, err.code, err.message);
+      return;
+    case 'UNKNOWN_OPERATION':
+      sendError(res, 404, err.code, err.message);
+      return;
+    case 'UPSTREAM_TIMEOUT':
+      logger.warn({ operation, code: err.code }, err.message);
+      sendError(res, 504, err.code, err.message);
+      return;
+    default: {
+      logger.warn({ operation, code: err.code }, err.message);
+      const upstreamStatus = err instanceof UpstreamHttpError ? { upstreamStatus: err.status } : {};
+      sendError(res, 502, err.code, err.message, upstreamStatus);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { CourtsideError, UpstreamHttpError } from '../../errors.js';
+import type { OpsClient } from './ops.js';
+
+/**
+ * Upstream reachability for `/healthz`: every call through the wrapped client records its
+ * outcome, so health usually needs no request of its own; only when nothing has succeeded for a
+ * while does it send one cheap probe (a GET of the upstream's root, any HTTP answer counts).
+ */
+export interface UpstreamCheck {
+  url: string;
+  reachable: boolean;
+  lastSuccessAt: string | null;
+  lastError: { at: string; code: string; message: string } | null;
+  probe: { at: string; ok: boolean; status?: number; error?: string } | null;
+}
+
+export interface UpstreamTracker {
+  /** A client whose calls are recorded (only `call`: what the engine and the routes use). */
+  wrap<C extends OpsClient>(client: C): Pick<C, 'call'>;
+  check(): Promise<UpstreamCheck>;
+}
+
+export interface UpstreamTrackerOptions {
+  upstream: string;
+  /** A success younger than this needs no probe. */
+  freshMs?: number;
+  probeTimeoutMs?: number;
+  /** A probe result is reused this long, so a health check per second sends few requests. */
+  probeCacheMs?: number;
+  now?: () => number;
+}
+
+// The slowest scoreboard cadence is 5 minutes; twice that means the pollers have really stopped succeeding.
+const DEFAULT_FRESH_MS = 10 * 60_000;
+// A health check must answer fast for load balancers; an upstream slower than this counts as down.
+const DEFAULT_PROBE_TIMEOUT_MS = 2_000;
+// Load balancers poll health every few seconds; probing upstream at most every 10 s stays polite.
+const DEFAULT_PROBE_CACHE_MS = 10_000;
+
+export function createUpstreamTracker(options: UpstreamTrackerOptions): UpstreamTracker {
+  const now = options.now ?? Date.now;
+  const freshMs = options.freshMs ?? DEFAULT_FRESH_MS;
+  const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const probeCacheMs = options.probeCacheMs ?? DEFAULT_PROBE_CACHE_MS;
+  let lastSuccess: number | undefined;
+  let lastError: UpstreamCheck['lastError'] = null;
+  let lastProbe: { at: number; result: NonNullable<UpstreamCheck['probe']> } | undefined;
+  let probing: Promise<NonNullable<UpstreamCheck['probe']>> | undefined;
+
+  const record = (err: unknown): void => {
+    if (err instanceof UpstreamHttpError) {
+      // The upstream answered: it is reachable even if it refused this request.
+      lastSuccess = now();
+    }
+    if (err instanceof CourtsideError && err.code.startsWith('UPSTREAM')) {
+      lastError = { at: new Date(now()).toISOString(), code: err.code, message: err.message };
+    }
+  };
+
+  async function probe(): Promise<NonNullable<UpstreamCheck['probe']>> {
+    const at = new Date(now()).toISOString();
+    try {
+      const response = await fetch(`${options.upstream}/`, {
+        method: 'GET',
+        signal: AbortSignal.timeout(probeTimeoutMs),
+        headers: { accept: 'application/json' },
+      });
+      await response.body?.cancel().catch(() => undefined);
+      return { at, ok: true, status: response.status };
+    } catch (err) {
+      return { at, ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  return {
+    wrap<C extends OpsClient>(client: C): Pick<C, 'call'> {
+      const call: OpsClient['call'] = async (operation, params, callOptions) => {
+        try {
+          const result = await client.call(operation, params, callOptions);
+          lastSuccess = now();
+          return result;
+        } catch (err) {
+          record(err);
+          throw err;
+        }
+      };
+      // A new object, not a proxy: the client is frozen, and callers only need `call`.
+      return { call: call as C['call'] };
+    },
+    async check() {
+      const fresh = lastSuccess !== undefined && now() - lastSuccess < freshMs;
+      let probeResult: UpstreamCheck['probe'] = null;
+      if (!fresh) {
+        if (lastProbe && now() - lastProbe.at < probeCacheMs) {
+          probeResult = lastProbe.result;
+        } else {
+          probing ??= probe().finally(() => (probing = undefined));
+          const result = await probing;
+          lastProbe = { at: now(), result };
+          probeResult = result;
+        }
+      }
+      return {
+        url: options.upstream,
+        reachable: fresh || probeResult?.ok === true,
+        lastSuccessAt: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString(),
+        lastError,
+        probe: probeResult,
+      };
+    },
+  };
+}

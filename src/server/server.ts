@@ -1,0 +1,265 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { SnapshotSource } from '../../streams/events.js';
+import type { Bus, Offset } from '../bus/types.js';
+import { silentLogger, type Logger } from '../log.js';
+import { createAuthenticator, originAllowed, rejectUpgrade } from './auth.js';
+import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
+import type { Clock } from './delivery.js';
+import { sendError, type RouteHandler } from './http-types.js';
+import { createLiveFeed } from './live-feed.js';
+import { createSseEndpoint } from './sse.js';
+import { createWsGateway } from './ws-gateway.js';
+
+export type { GatewayLimits } from './client-protocol.js';
+export { DEFAULT_LIMITS } from './client-protocol.js';
+export { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER } from './ws-gateway.js';
+
+/**
+ * The daemon's one HTTP server: bearer-token check, then the WebSocket gateway (`/v1/stream`),
+ * SSE (`/v1/stream/sse`), then the HTTP API's route handlers in order, else 404.
+ * Live events come from one `bus.tail` per process, so every instance's clients get every
+ * instance's events.
+ */
+export interface DaemonServerOptions {
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  bus: Bus;
+  snapshots: SnapshotSource;
+  routes?: RouteHandler[];
+  /** Accepted bearer tokens; empty or absent: no authentication. */
+  tokens?: string[];
+  /** Browser origins allowed to open streams; empty or absent: any. */
+  origins?: string[];
+  limits?: Partial<GatewayLimits>;
+  /** WebSocket ping and SSE comment interval; a peer silent for two intervals is dropped. */
+  heartbeatMs?: number;
+  logger?: Logger;
+  /** Wall clock for the spoiler delay and heartbeats (tests may inject one). */
+  clock?: Clock;
+}
+
+export interface GatewayStats {
+  wsConnections: number;
+  sseConnections: number;
+  subscriptions: number;
+  framesSent: number;
+  /** Offset of the last event the live tail dispatched. */
+  tailOffset: Offset;
+}
+
+export interface DaemonServer {
+  /** `http://127.0.0.1:PORT` after `start()`. */
+  readonly url: string;
+  start(): Promise<void>;
+  /** Idempotent: stops the tail, closes WebSocket clients with 1001, ends SSE, closes within 5 s. */
+  close(): Promise<void>;
+  stats(): GatewayStats;
+}
+
+/** The design's heartbeat: a ping every 15 s; a peer silent for 30 s is dropped. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+const STREAM_PATH = '/v1/stream';
+const SSE_PATH = '/v1/stream/sse';
+// Static overlay assets carry no data; a browser loads them without the page's ?token=.
+const PUBLIC_PREFIXES = ['/overlay/assets/'];
+// Clients get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
+const CLIENT_CLOSE_GRACE_MS = 1_500;
+const SERVER_CLOSE_TIMEOUT_MS = 3_000;
+
+export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
+  const logger = options.logger ?? silentLogger;
+  const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const clock = options.clock ?? { now: Date.now };
+  const origins = options.origins ?? [];
+  const routes = options.routes ?? [];
+  const auth = createAuthenticator(options.tokens ?? []);
+  const feed = createLiveFeed({ bus: options.bus, logger });
+  const shared = { bus: options.bus, snapshots: options.snapshots, feed, limits, logger, clock };
+  const gateway = createWsGateway({ ...shared, heartbeatMs });
+  const sse = createSseEndpoint(shared);
+  const connections = (): number => gateway.connections + sse.connections;
+
+  const server = createServer((req, res) => {
+    void handleRequest(req, res).catch((err: unknown) => {
+      logger.error({ err, path: req.url?.split('?')[0] }, 'request handler failed');
+      if (!res.headersSent) sendError(res, 500, 'internal_error', 'internal server error');
+      else res.destroy();
+    });
+  });
+  server.on('upgrade', handleUpgrade);
+  server.on('clientError', (_err, socket: Duplex) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    socket.destroy();
+  });
+
+  async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = parseUrl(req);
+    if (!url) {
+      sendError(res, 400, 'bad_request', 'malformed request target');
+      return;
+    }
+    if (!auth.check(req, url) && !PUBLIC_PREFIXES.some((p) => url.pathname.startsWith(p))) {
+      sendError(
+        res,
+        401,
+        'unauthorized',
+        'a valid bearer token is required (Authorization: Bearer <token> or ?token=)',
+        {
+          headers: { 'www-authenticate': 'Bearer' },
+        },
+      );
+      return;
+    }
+    if (url.pathname === SSE_PATH) {
+      if (req.method !== 'GET') {
+        sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed on ${SSE_PATH}; use GET`, {
+          headers: { allow: 'GET' },
+        });
+      } else if (!originAllowed(req, origins)) {
+        sendError(res, 403, 'forbidden_origin', `origin ${req.headers.origin ?? ''} is not allowed`);
+      } else if (closing || connections() >= limits.maxConnections) {
+        sendError(
+          res,
+          503,
+          'too_many_connections',
+          `the server holds its limit of ${limits.maxConnections} streams`,
+        );
+      } else {
+        sse.handle(req, res, url);
+      }
+      return;
+    }
+    if (url.pathname === STREAM_PATH) {
+      sendError(
+        res,
+        426,
+        'upgrade_required',
+        `${STREAM_PATH} speaks WebSocket; use ${SSE_PATH} for plain HTTP`,
+        {
+          headers: { upgrade: 'websocket' },
+        },
+      );
+      return;
+    }
+    for (const route of routes) {
+      if (await route(req, res, url)) return;
+    }
+    sendError(res, 404, 'not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}`);
+  }
+
+  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const url = parseUrl(req);
+    if (!url || url.pathname !== STREAM_PATH) {
+      rejectUpgrade(socket, 404, 'not_found', `WebSocket is served at ${STREAM_PATH} only`);
+      return;
+    }
+    if (!auth.check(req, url)) {
+      rejectUpgrade(
+        socket,
+        401,
+        'unauthorized',
+        'a valid bearer token is required (Authorization: Bearer <token> or ?token=)',
+      );
+      return;
+    }
+    if (!originAllowed(req, origins)) {
+      rejectUpgrade(socket, 403, 'forbidden_origin', `origin ${req.headers.origin ?? ''} is not allowed`);
+      return;
+    }
+    if (closing || connections() >= limits.maxConnections) {
+      rejectUpgrade(
+        socket,
+        503,
+        'too_many_connections',
+        `the server holds its limit of ${limits.maxConnections} connections`,
+      );
+      return;
+    }
+    gateway.handleUpgrade(req, socket, head);
+  }
+
+  let url = '';
+  let started: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  async function start(): Promise<void> {
+    await feed.start();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const host = ['0.0.0.0', '::', ''].includes(address.address)
+      ? '127.0.0.1'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
+    url = `http://${host}:${address.port}`;
+    heartbeat = setInterval(() => {
+      gateway.heartbeat();
+      sse.heartbeat();
+    }, heartbeatMs);
+    heartbeat.unref();
+  }
+
+  async function shutdown(): Promise<void> {
+    if (heartbeat) clearInterval(heartbeat);
+    feed.close();
+    sse.close();
+    await gateway.close(CLIENT_CLOSE_GRACE_MS);
+    if (!server.listening) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        server.closeAllConnections();
+        resolve();
+      }, SERVER_CLOSE_TIMEOUT_MS);
+      timer.unref();
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+  }
+
+  return {
+    get url() {
+      return url;
+    },
+    start() {
+      started ??= start();
+      return started;
+    },
+    close() {
+      closing ??= shutdown().catch((err: unknown) => logger.warn({ err }, 'server close failed'));
+      return closing;
+    },
+    stats() {
+      return {
+        wsConnections: gateway.connections,
+        sseConnections: sse.connections,
+        subscriptions: gateway.subscriptions + sse.connections,
+        framesSent: gateway.framesSent + sse.framesSent,
+        tailOffset: feed.cursor,
+      };
+    },
+  };
+}
+
+function parseUrl(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+import type { GameEvent } from '../../streams/events.js';
+import type { SubscriptionFilter } from './client-protocol.js';
+
+/**
+ * Finds the subscriptions an event matches without testing every subscription. Each subscription
+ * is filed under its most selective field only (games, then teams, then types, then leagues; none:
+ * the catch-all list), so an event's candidates are the union of a handful of buckets: its game,
+ * its two teams (id and abbreviation), its type, its league, and the catch-alls. Each candidate is
+ * then checked against its whole filter (a few Set lookups). Cost per event is proportional to the
+ * subscriptions that could match, not to all subscriptions.
+ */
+export interface Indexed {
+  readonly filter: SubscriptionFilter;
+}
+
+type Field = 'games' | 'teams' | 'types' | 'leagues' | 'all';
+
+export interface SubscriptionIndex<S extends Indexed> {
+  add(sub: S): void;
+  remove(sub: S): void;
+  /** Calls `visit` once for each subscription that matches `event`. */
+  match(event: GameEvent, visit: (sub: S) => void): void;
+  readonly size: number;
+}
+
+export function createSubscriptionIndex<S extends Indexed>(): SubscriptionIndex<S> {
+  const buckets = {
+    games: new Map<string, Set<S>>(),
+    teams: new Map<string, Set<S>>(),
+    types: new Map<string, Set<S>>(),
+    leagues: new Map<string, Set<S>>(),
+  };
+  const all = new Set<S>();
+  let size = 0;
+  // Per-event dedupe without allocating: a sub filed under two of the event's keys (a team's id
+  // and its abbreviation) is visited once.
+  const seen = new WeakMap<S, number>();
+  let stamp = 0;
+
+  function fieldOf(filter: SubscriptionFilter): Field {
+    if (filter.games) return 'games';
+    if (filter.teams) return 'teams';
+    if (filter.types) return 'types';
+    if (filter.leagues) return 'leagues';
+    return 'all';
+  }
+
+  function keysOf(sub: S, field: Exclude<Field, 'all'>): Iterable<string> {
+    return sub.filter[field] as ReadonlySet<string>;
+  }
+
+  return {
+    get size() {
+      return size;
+    },
+    add(sub) {
+      const field = fieldOf(sub.filter);
+      size += 1;
+      if (field === 'all') {
+        all.add(sub);
+        return;
+      }
+      const map = buckets[field];
+      for (const key of keysOf(sub, field)) {
+        let set = map.get(key);
+        if (!set) map.set(key, (set = new Set()));
+        set.add(sub);
+      }
+    },
+    remove(sub) {
+      const field = fieldOf(sub.filter);
+      if (field === 'all') {
+        if (all.delete(sub)) size -= 1;
+        return;
+      }
+      const map = buckets[field];
+      let removed = false;
+      for (const key of keysOf(sub, field)) {
+        const set = map.get(key);
+        if (set?.delete(sub)) removed = true;
+        if (set?.size === 0) map.delete(key);
+      }
+      if (removed) size -= 1;
+    },
+    match(event, visit) {
+      stamp += 1;
+      const home = event.teams.home.abbreviation.toUpperCase();
+      const away = event.teams.away.abbreviation.toUpperCase();
+      for (const sub of all) visit(sub);
+      const visitSet = (set: Set<S> | undefined): void => {
+        if (!set) return;
+        for (const sub of set) {
+          if (seen.get(sub) === stamp) continue;
+          seen.set(sub, stamp);
+          if (matchesFilter(sub.filter, event)) visit(sub);
+        }
+      };
+      visitSet(buckets.games.get(event.gameId));
+      visitSet(buckets.teams.get(event.teams.home.id));
+      visitSet(buckets.teams.get(home));
+      visitSet(buckets.teams.get(event.teams.away.id));
+      visitSet(buckets.teams.get(away));
+      visitSet(buckets.types.get(event.type));
+      visitSet(buckets.leagues.get(event.league));
+    },
+  };
+}
+
+/** The same test the index applies, for one subscription (replay and snapshots use it). */
+export function matchesFilter(filter: SubscriptionFilter, event: GameEvent): boolean {
+  if (filter.leagues && !filter.leagues.has(event.league)) return false;
+  if (filter.games && !filter.games.has(event.gameId)) return false;
+  if (filter.types && !filter.types.has(event.type)) return false;
+  if (filter.teams) {
+    const { home, away } = event.teams;
+    return (
+      filter.teams.has(home.id) ||
+      filter.teams.has(home.abbreviation.toUpperCase()) ||
+      filter.teams.has(away.id) ||
+      filter.teams.has(away.abbreviation.toUpperCase())
+    );
+  }
+  return true;
+}

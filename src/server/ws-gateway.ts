@@ -1,0 +1,358 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { GameSnapshot, SnapshotSource } from '../../streams/events.js';
+import type { Bus } from '../bus/types.js';
+import type { Logger } from '../log.js';
+import { clientsDropped, framesSent, wsConnections } from '../metrics.js';
+import { VERSION } from '../version.js';
+import {
+  createClientProtocol,
+  MAX_DELAY_SECONDS,
+  type ClientError,
+  type GatewayLimits,
+  type SubscribeRequest,
+} from './client-protocol.js';
+import { activate, Subscription, type Clock, type PreparedEvent, type Sink } from './delivery.js';
+import type { LiveFeed } from './live-feed.js';
+
+/**
+ * The WebSocket side of `/v1/stream`: the protocol in docs/protocol.md. Connections are accepted
+ * by the server (which has checked token, origin and path) through `handleUpgrade`.
+ */
+
+/** Close codes the gateway uses (docs/protocol.md). */
+export const CLOSE_GOING_AWAY = 1001;
+/** The client fell too far behind; it may reconnect and resume with `since`. */
+export const CLOSE_SLOW_CONSUMER = 4000;
+
+export interface WsGateway {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Pings every client; drops those silent for two intervals. */
+  heartbeat(): void;
+  readonly connections: number;
+  readonly subscriptions: number;
+  /** Closes every client with 1001; resolves once they are gone (or were terminated). */
+  close(graceMs: number): Promise<void>;
+}
+
+export interface WsGatewayOptions {
+  bus: Bus;
+  snapshots: SnapshotSource;
+  feed: LiveFeed;
+  limits: GatewayLimits;
+  heartbeatMs: number;
+  logger: Logger;
+  clock: Clock;
+}
+
+// A dropped client gets this long to read its error frame and close before it is cut off.
+const DROP_GRACE_MS = 2_000;
+
+class WsClient implements Sink {
+  closed = false;
+  held = 0;
+  lastSeen: number;
+  readonly subs = new Map<string, Subscription>();
+  private batch: Buffer[] = [];
+  private readonly socket: Socket;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly gateway: GatewayCore,
+  ) {
+    this.lastSeen = gateway.clock.now();
+    this.socket = (ws as unknown as { _socket: Socket })._socket;
+  }
+
+  eventFrame(subId: string, p: PreparedEvent): Buffer {
+    // One buffer per (event, subscription id), shared by every client whose subscription has
+    // that id: the event's JSON is never re-serialised per client.
+    const frames = (p.wsFrames ??= new Map());
+    let frame = frames.get(subId);
+    if (!frame) {
+      frame = Buffer.from(`{"type":"event","sub":${JSON.stringify(subId)},"event":${p.json}}`);
+      frames.set(subId, frame);
+    }
+    return frame;
+  }
+
+  snapshotFrame(subId: string, game: GameSnapshot): Buffer {
+    return Buffer.from(JSON.stringify({ type: 'snapshot', sub: subId, game }));
+  }
+
+  errorFrame(error: ClientError): Buffer {
+    return Buffer.from(JSON.stringify({ type: 'error', ...error }));
+  }
+
+  queue(frame: Buffer): void {
+    if (!this.closed) this.batch.push(frame);
+  }
+
+  send(value: unknown): void {
+    this.queue(Buffer.from(JSON.stringify(value)));
+    this.flush();
+  }
+
+  flush(): void {
+    const batch = this.batch;
+    if (batch.length > 0 && !this.closed) {
+      this.batch = [];
+      // One writev for the whole batch: the per-frame syscall is what fan-out costs.
+      this.socket.cork();
+      for (const frame of batch) this.ws.send(frame, TEXT);
+      this.socket.uncork();
+      this.gateway.framesSent += batch.length;
+      framesSent.inc({ kind: 'ws' }, batch.length);
+    }
+    this.checkBudget();
+  }
+
+  checkBudget(): boolean {
+    if (this.closed) return false;
+    if (this.ws.bufferedAmount + this.held <= this.gateway.limits.maxBufferedBytes) return true;
+    this.gateway.drop(
+      this,
+      'slow_consumer',
+      `more than ${this.gateway.limits.maxBufferedBytes} bytes waiting for this client; closing (resume with since)`,
+    );
+    return false;
+  }
+
+  drained(): Promise<void> {
+    if (this.closed || this.ws.bufferedAmount <= this.gateway.limits.maxBufferedBytes / 2) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        resolve();
+      };
+      this.socket.on('drain', done);
+      this.socket.on('close', done);
+    });
+  }
+}
+
+const TEXT = { binary: false } as const;
+
+interface GatewayCore {
+  readonly clock: Clock;
+  readonly limits: GatewayLimits;
+  framesSent: number;
+  drop(client: WsClient, code: 'slow_consumer', message: string): void;
+}
+
+export function createWsGateway(options: WsGatewayOptions): WsGateway & { readonly framesSent: number } {
+  const { bus, snapshots, feed, limits, heartbeatMs, logger, clock } = options;
+  const protocol = createClientProtocol(limits);
+  const clients = new Set<WsClient>();
+  let subscriptionCount = 0;
+  let closing = false;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxMessageBytes,
+    // Compression would cost CPU per client per frame and defeat shared frame buffers.
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+
+  const core: GatewayCore = {
+    clock,
+    limits,
+    framesSent: 0,
+    drop(client, code, message) {
+      if (client.closed) return;
+      const frame = client.errorFrame({ code, message });
+      release(client);
+      clientsDropped.inc({ reason: code });
+      logger.info({ reason: code }, 'dropping WebSocket client');
+      client.ws.send(frame, TEXT);
+      client.ws.close(CLOSE_SLOW_CONSUMER, 'slow consumer');
+      setTimeout(() => client.ws.terminate(), DROP_GRACE_MS).unref();
+    },
+  };
+
+  /** Forgets a client's subscriptions and marks it closed; idempotent. */
+  function release(client: WsClient): void {
+    if (client.closed) return;
+    client.closed = true;
+    for (const sub of client.subs.values()) removeSub(client, sub);
+    if (clients.delete(client)) wsConnections.dec();
+  }
+
+  function removeSub(client: WsClient, sub: Subscription): void {
+    if (sub.cancelled) return;
+    sub.cancel();
+    feed.index.remove(sub);
+    client.subs.delete(sub.id);
+    subscriptionCount -= 1;
+  }
+
+  const welcome = (): unknown => ({
+    type: 'welcome',
+    version: VERSION,
+    heartbeatMs,
+    retention: bus.retention,
+    offset: feed.cursor,
+    limits: {
+      maxSubscriptions: limits.maxSubscriptions,
+      maxFilterValues: limits.maxFilterValues,
+      maxMessageBytes: limits.maxMessageBytes,
+      maxBufferedBytes: limits.maxBufferedBytes,
+      maxDelaySeconds: MAX_DELAY_SECONDS,
+    },
+  });
+
+  function subscribe(client: WsClient, req: SubscribeRequest): void {
+    if (client.subs.has(req.id)) {
+      client.send({
+        type: 'error',
+        code: 'duplicate_subscription',
+        id: req.id,
+        message: `subscription id ${JSON.stringify(req.id)} is already in use on this connection; unsubscribe it first or pick another id`,
+      });
+      return;
+    }
+    if (client.subs.size >= limits.maxSubscriptions) {
+      client.send({
+        type: 'error',
+        code: 'too_many_subscriptions',
+        id: req.id,
+        message: `at most ${limits.maxSubscriptions} subscriptions per connection; unsubscribe one first`,
+      });
+      return;
+    }
+    const sub = new Subscription(req.id, req.filter, req.delayMs, client, feed.dirty, clock);
+    client.subs.set(req.id, sub);
+    subscriptionCount += 1;
+    // Registered and positioned in the same tick: live events after `liveFrom` reach it buffered.
+    feed.index.add(sub);
+    const liveFrom = feed.cursor;
+    client.send({ type: 'subscribed', id: req.id, offset: liveFrom });
+    const request = {
+      snapshot: req.snapshot,
+      liveFrom,
+      ...(req.since !== undefined ? { since: req.since } : {}),
+    };
+    void activate(sub, request, { bus, snapshots, logger }).then((ok) => {
+      if (!ok && client.subs.get(sub.id) === sub) removeSub(client, sub);
+    });
+  }
+
+  function onMessage(client: WsClient, data: Buffer, isBinary: boolean): void {
+    client.lastSeen = clock.now();
+    if (client.closed) return;
+    if (isBinary) {
+      client.send({
+        type: 'error',
+        code: 'invalid_message',
+        message: 'binary frames are not accepted; send JSON text',
+      });
+      return;
+    }
+    const parsed = protocol.parse(data.toString('utf8'));
+    if (!parsed.ok) {
+      client.send({ type: 'error', ...parsed.error });
+      return;
+    }
+    const message = parsed.message;
+    switch (message.op) {
+      case 'ping':
+        client.send({ type: 'pong' });
+        return;
+      case 'subscribe':
+        subscribe(client, message);
+        return;
+      case 'unsubscribe': {
+        const sub = client.subs.get(message.id);
+        if (!sub) {
+          client.send({
+            type: 'error',
+            code: 'unknown_subscription',
+            id: message.id,
+            message: `no subscription ${JSON.stringify(message.id)} on this connection`,
+          });
+          return;
+        }
+        removeSub(client, sub);
+        client.send({ type: 'unsubscribed', id: message.id });
+        return;
+      }
+    }
+  }
+
+  function onConnection(ws: WebSocket): void {
+    const client = new WsClient(ws, core);
+    clients.add(client);
+    wsConnections.inc();
+    ws.on('message', (data: Buffer, isBinary: boolean) => onMessage(client, data, isBinary));
+    ws.on('pong', () => {
+      client.lastSeen = clock.now();
+    });
+    ws.on('close', () => release(client));
+    ws.on('error', (err) => {
+      // Protocol errors (oversized or malformed frames) close the socket; ws picks the code.
+      logger.debug({ err: err.message }, 'WebSocket client error');
+    });
+    client.send(welcome());
+  }
+
+  return {
+    get connections() {
+      return clients.size;
+    },
+    get subscriptions() {
+      return subscriptionCount;
+    },
+    get framesSent() {
+      return core.framesSent;
+    },
+    handleUpgrade(req, socket, head) {
+      if (closing) {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, onConnection);
+    },
+    heartbeat() {
+      const now = clock.now();
+      for (const client of clients) {
+        if (now - client.lastSeen >= 2 * heartbeatMs) {
+          release(client);
+          clientsDropped.inc({ reason: 'heartbeat' });
+          client.ws.terminate();
+        } else {
+          client.ws.ping();
+        }
+      }
+    },
+    async close(graceMs) {
+      closing = true;
+      const open = [...clients];
+      const gone = open.map(
+        (client) =>
+          new Promise<void>((resolve) => {
+            if (client.ws.readyState === client.ws.CLOSED) resolve();
+            else client.ws.once('close', () => resolve());
+          }),
+      );
+      for (const client of open) {
+        release(client);
+        client.ws.close(CLOSE_GOING_AWAY, 'server shutting down');
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(gone),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      for (const client of open) client.ws.terminate();
+      wss.close();
+    },
+  };
+}

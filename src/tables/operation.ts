@@ -1,0 +1,151 @@
+import type { Table } from 'apache-arrow';
+import { InvalidOptionsError } from '../errors.js';
+import type { League } from '../espn/leagues.js';
+import { getOperation, OPERATIONS, type OperationSpec } from '../espn/operations.js';
+import { toCsv } from './csv.js';
+import { fixedFrame } from './fixed.js';
+import { frameToArrow, frameToRows, type Frame } from './frame.js';
+import { genericOperationFrame } from './generic.js';
+import { newsFrame } from './news.js';
+import { injuriesFrame, rosterFrame, scheduleFrame, standingsFrame, teamsFrame } from './reference.js';
+import { SUMMARY_TABLE_NAMES, SUMMARY_TABLES, tableColumns, type Row, type SummaryTableName, type TableName } from './schema.js';
+import { parseScoreboard } from './scoreboard.js';
+import { summaryFrame } from './summary.js';
+
+export type Flavour = 'arrow' | 'rows';
+
+export interface ParseOptions {
+  flavour?: Flavour;
+  /** Spec alias: true selects the rows flavour. */
+  return_as_pandas?: boolean;
+  /** For summary: pick one table by name. */
+  table?: string;
+}
+
+export type TabularResult = Table | Row[] | Record<string, Table | Row[]>;
+
+function flavourOf(options: ParseOptions): Flavour {
+  const { flavour, return_as_pandas } = options;
+  if (flavour !== undefined && flavour !== 'arrow' && flavour !== 'rows') {
+    throw new InvalidOptionsError(`flavour must be "arrow" or "rows", got ${JSON.stringify(flavour)}`);
+  }
+  if (flavour !== undefined) return flavour;
+  return return_as_pandas === true ? 'rows' : 'arrow';
+}
+
+function isSummaryTable(name: string): name is SummaryTableName {
+  return Object.hasOwn(SUMMARY_TABLES, name);
+}
+
+function summaryTable(operation: OperationSpec, table: string | undefined): SummaryTableName | undefined {
+  if (table === undefined) return undefined;
+  if (operation.result !== 'summary') {
+    throw new InvalidOptionsError(`table: ${operation.name} has one table; "table" applies to the summary operations`);
+  }
+  if (!isSummaryTable(table)) {
+    throw new InvalidOptionsError(`table must be one of ${SUMMARY_TABLE_NAMES.join(', ')}; got ${JSON.stringify(table)}`);
+  }
+  return table;
+}
+
+/** The frame of a single-table operation. */
+function operationFrame(operation: OperationSpec, raw: unknown): Frame {
+  const league: League = operation.league;
+  switch (operation.result) {
+    case 'scoreboard':
+      return fixedFrame('scoreboard', league, parseScoreboard(raw, league) as unknown as Row[]);
+    case 'news':
+      return newsFrame(raw, league);
+    case 'injuries':
+      return injuriesFrame(raw, league);
+    case 'teams':
+      return teamsFrame(raw, league);
+    case 'roster':
+      return rosterFrame(raw, league);
+    case 'schedule':
+      return scheduleFrame(raw, league);
+    case 'standings':
+      return standingsFrame(raw, league);
+    default:
+      return genericOperationFrame(operation.suffix, raw);
+  }
+}
+
+/**
+ * The frames of an operation's tabular form: one for most operations, the 14 named tables for
+ * summary (or the one named by `table`). Pure; never throws on the payload, only on options.
+ */
+export function parseFrames(operationName: string, raw: unknown, table?: string): Frame | Record<string, Frame> {
+  const operation = getOperation(operationName);
+  if (operation.result === 'summary') {
+    const one = summaryTable(operation, table);
+    if (one) return summaryFrame(raw, operation.league, one);
+    const out: Record<string, Frame> = {};
+    for (const name of SUMMARY_TABLE_NAMES) out[name] = summaryFrame(raw, operation.league, name);
+    return out;
+  }
+  summaryTable(operation, table);
+  return operationFrame(operation, raw);
+}
+
+function isFrame(value: Frame | Record<string, Frame>): value is Frame {
+  return Array.isArray((value as Frame).rows) && Array.isArray((value as Frame).columns);
+}
+
+/**
+ * The tabular form of a payload the caller already holds (no I/O): an Arrow `Table` by default,
+ * plain row objects with `flavour: 'rows'` (or `return_as_pandas: true`); summary gives a record
+ * of its 14 tables unless `table` names one. Throws `UnknownOperationError` for an unknown
+ * operation and `InvalidOptionsError` for bad options; any payload parses.
+ */
+export function parseOperation(operation: string, raw: unknown, options: ParseOptions = {}): TabularResult {
+  const flavour = flavourOf(options ?? {});
+  const frames = parseFrames(operation, raw, options?.table);
+  const finish = flavour === 'rows' ? frameToRows : frameToArrow;
+  if (isFrame(frames)) return finish(frames);
+  const out: Record<string, Table | Row[]> = {};
+  for (const [name, frame] of Object.entries(frames)) out[name] = finish(frame);
+  return out;
+}
+
+/**
+ * The fixed columns of an operation's table (summary: of the named table), in order; undefined
+ * for generic and unknown operations, and for summary without `table`. The scoreboard's optional
+ * `home_rank` / `away_rank` are not included (they exist only when a team is ranked).
+ */
+export function columnsFor(operationName: string, table?: string): readonly string[] | undefined {
+  const operation = OPERATIONS.get(operationName);
+  if (!operation) return undefined;
+  let name: TableName | undefined;
+  if (operation.result === 'summary') {
+    if (table === undefined || !isSummaryTable(table)) return undefined;
+    name = SUMMARY_TABLES[table];
+  } else {
+    const fixed: Partial<Record<OperationSpec['result'], TableName>> = {
+      scoreboard: 'scoreboard',
+      news: 'news',
+      injuries: 'injuries',
+      teams: 'teams',
+      roster: operation.league === 'mens' ? 'roster_mens' : 'roster_womens',
+      schedule: 'schedule',
+      standings: 'standings',
+    };
+    name = fixed[operation.result];
+  }
+  if (!name) return undefined;
+  return tableColumns(name, operation.league)
+    .filter((c) => !c.optional)
+    .map((c) => c.name);
+}
+
+/**
+ * CSV of one table of an operation's payload, with exactly that table's columns (including the
+ * optional ones when present). Summary needs `table`.
+ */
+export function operationCsv(operation: string, raw: unknown, table?: string): string {
+  const frames = parseFrames(operation, raw, table);
+  if (!isFrame(frames)) {
+    throw new InvalidOptionsError(`table: CSV of ${operation} needs one table, one of ${SUMMARY_TABLE_NAMES.join(', ')}`);
+  }
+  return toCsv(frames.rows, frames.columns.map((c) => c.name));
+}

@@ -1,0 +1,77 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { Bus } from '../src/bus/types.js';
+import type { CourtsideClient } from '../src/espn/client.js';
+import type { League } from '../src/espn/leagues.js';
+import type { Logger } from '../src/log.js';
+import type { GameEvent, GameSnapshot, GameState, SnapshotSource } from './events.js';
+
+export interface EngineIntervals {
+  /** Summary poll of a live game; default 3000, at least 1000 unless `allowFastIntervals`. */
+  summaryMs: number;
+  /** Scoreboard while a game is in progress or starts within 10 minutes; default 10 s. */
+  scoreboardLiveMs: number;
+  /** Scoreboard on a game day otherwise; default 60 s. */
+  scoreboardGameDayMs: number;
+  /** Scoreboard when there is no game today; default 5 minutes. */
+  scoreboardIdleMs: number;
+  /** Scale of the first error backoff; default the poller's own interval. */
+  backoffBaseMs: number;
+  /** Cap of the error backoff; default 60 s. */
+  backoffMaxMs: number;
+  /** Lease on a game, renewed each poll; default 3 × summaryMs. */
+  leaseTtlMs: number;
+}
+
+export interface EngineOptions {
+  client: Pick<CourtsideClient, 'call'>;
+  leagues: League[];
+  /** Default: a new in-memory bus (closed by the engine's `close()`). */
+  bus?: Bus;
+  /** All timing (intervals, backoff, `at` timestamps); default `asyncScheduler`. */
+  scheduler?: SchedulerLike;
+  intervals?: Partial<EngineIntervals>;
+  /**
+   * Intervals under the design's 1 s floor are refused unless this is true. Only tests and
+   * benchmarks set it, explicitly; user configuration never reaches it.
+   */
+  allowFastIntervals?: boolean;
+  /** Lease owner name; default `<host>:<pid>:<random>`. */
+  instanceId?: string;
+  logger?: Logger;
+  /** Jitter source in [0, 1); default Math.random. */
+  random?: () => number;
+}
+
+export type PollerState = 'idle' | 'polling' | 'backoff' | 'standby' | 'stopped';
+
+export interface PollerStatus {
+  poller: 'scoreboard' | 'summary';
+  league: League;
+  /** Null for a scoreboard poller. */
+  gameId: string | null;
+  /** `standby`: another instance holds the game's lease. */
+  state: PollerState;
+  /** The game's state as last seen (summary pollers). */
+  gameState: GameState | null;
+  intervalMs: number;
+  lastSuccessAt: string | null;
+  lastErrorAt: string | null;
+  lastError: { code: string; message: string } | null;
+  /** Consecutive failures (0 after a success). */
+  failures: number;
+  /** Current backoff delay while in `backoff`, else null. */
+  backoffMs: number | null;
+}
+
+export interface Engine {
+  /** Hot and shared: every event this instance committed, with its offset. */
+  readonly events$: Observable<GameEvent>;
+  /** Snapshot of a game this instance polls (holds the lease of), else undefined. */
+  state(league: League, gameId: string): GameSnapshot | undefined;
+  /** Snapshots of any game, read from the bus (whichever instance polls it). */
+  readonly snapshots: SnapshotSource;
+  status(): PollerStatus[];
+  start(): void;
+  /** Stops polling, releases leases; idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,441 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  EMPTY,
+  Subject,
+  asyncScheduler,
+  catchError,
+  defer,
+  exhaustMap,
+  map,
+  repeat,
+  takeWhile,
+  timer,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
+import { createMemoryBus } from '../src/bus/memory.js';
+import type { Bus, GameKey } from '../src/bus/types.js';
+import { CourtsideError, InvalidOptionsError } from '../src/errors.js';
+import { backoffDelay } from '../src/espn/backoff.js';
+import { isLeague, type League } from '../src/espn/leagues.js';
+import { silentLogger, type Logger } from '../src/log.js';
+import { eventsEmitted, pollErrors, pollLag, trackedGames } from '../src/metrics.js';
+import { parsePlays, parseScoreboard } from '../src/tables/index.js';
+import { scoreboardDelay, wantsSummary, type ScheduledGame } from './cadence.js';
+import type {
+  Engine,
+  EngineIntervals,
+  EngineOptions,
+  PollerState,
+  PollerStatus,
+} from './engine-types.js';
+import type { GameEvent, GameSnapshot, GameState, PlayRow } from './events.js';
+import { diffSummary } from './game-diff.js';
+import { restoreGameState, type GameDiffState } from './game-state.js';
+import type { RawPlay } from './play-fingerprint.js';
+import { createSnapshotSource } from './snapshot-source.js';
+
+export type { Engine, EngineIntervals, EngineOptions, PollerStatus } from './engine-types.js';
+export { createSnapshotSource } from './snapshot-source.js';
+
+export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'backoffBaseMs'>> = {
+  summaryMs: 3_000,
+  scoreboardLiveMs: 10_000,
+  scoreboardGameDayMs: 60_000,
+  scoreboardIdleMs: 300_000,
+  // One minute: long enough to spare an upstream that is down, short enough to notice recovery.
+  backoffMaxMs: 60_000,
+};
+// The design's floor for the summary interval: faster gains nothing and hammers the upstream.
+export const MIN_SUMMARY_INTERVAL_MS = 1_000;
+// A lease outlives two missed renewals, so one slow poll does not hand the game over.
+const LEASE_TTL_FACTOR = 3;
+
+type PollOutcome = 'continue' | 'stop';
+
+interface Tracker {
+  key: GameKey;
+  /** From the scoreboard; null until a scoreboard listed the game. */
+  scheduled: ScheduledGame | null;
+  row: Record<string, unknown> | null;
+  rowFresh: boolean;
+  sub: Subscription | null;
+  diff: GameDiffState | null;
+  holding: boolean;
+  postPolls: number;
+  finished: boolean;
+  status: PollerStatus;
+}
+
+const toRows = (plays: readonly RawPlay[]): PlayRow[] => parsePlays({ plays });
+
+function errorInfo(error: unknown): { code: string; message: string } {
+  if (error instanceof CourtsideError) return { code: error.code, message: error.message };
+  if (error instanceof Error) return { code: 'INTERNAL', message: error.message };
+  return { code: 'INTERNAL', message: String(error) };
+}
+
+function resolveIntervals(options: EngineOptions): EngineIntervals {
+  const given = options.intervals ?? {};
+  const summaryMs = given.summaryMs ?? DEFAULT_INTERVALS.summaryMs;
+  const out: EngineIntervals = {
+    ...DEFAULT_INTERVALS,
+    backoffBaseMs: summaryMs,
+    leaseTtlMs: summaryMs * LEASE_TTL_FACTOR,
+    ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+    summaryMs,
+  };
+  for (const [name, value] of Object.entries(out)) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new InvalidOptionsError(`intervals.${name} must be a positive number of ms, got ${String(value)}`);
+    }
+  }
+  if (out.summaryMs < MIN_SUMMARY_INTERVAL_MS && options.allowFastIntervals !== true) {
+    throw new InvalidOptionsError(
+      `intervals.summaryMs must be at least ${MIN_SUMMARY_INTERVAL_MS} ms, got ${out.summaryMs} (allowFastIntervals is for tests)`,
+    );
+  }
+  return out;
+}
+
+/**
+ * The live engine: a scoreboard poller per league decides which games are live; a summary poller
+ * per live game (one instance per game, by lease) diffs each response into events, commits them
+ * with the game's state to the bus, and publishes what the bus accepted on `events$`.
+ */
+export function createEngine(options: EngineOptions): Engine {
+  if (!Array.isArray(options.leagues) || options.leagues.length === 0 || !options.leagues.every(isLeague)) {
+    throw new InvalidOptionsError('leagues must be a non-empty list of mens, womens');
+  }
+  const intervals = resolveIntervals(options);
+  const client = options.client;
+  const ownBus = options.bus === undefined;
+  const bus: Bus = options.bus ?? createMemoryBus();
+  const scheduler: SchedulerLike = options.scheduler ?? asyncScheduler;
+  const logger = (options.logger ?? silentLogger).child({ component: 'engine' });
+  const random = options.random ?? Math.random;
+  const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leagues = [...new Set(options.leagues)];
+
+  const subject = new Subject<GameEvent>();
+  const trackers = new Map<string, Tracker>();
+  const boards = new Map<League, { status: PollerStatus; sub: Subscription | null }>();
+  const inflight = new Set<Promise<unknown>>();
+  const abort = new AbortController();
+  let started = false;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+
+  const now = () => scheduler.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const keyOf = (league: League, gameId: string) => `${league}:${gameId}`;
+
+  const newStatus = (poller: PollerStatus['poller'], league: League, gameId: string | null, intervalMs: number): PollerStatus => ({
+    poller,
+    league,
+    gameId,
+    state: 'idle',
+    gameState: null,
+    intervalMs,
+    lastSuccessAt: null,
+    lastErrorAt: null,
+    lastError: null,
+    failures: 0,
+    backoffMs: null,
+  });
+
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    inflight.add(promise);
+    void promise.then(
+      () => inflight.delete(promise),
+      () => inflight.delete(promise),
+    );
+    return promise;
+  };
+
+  const failed = (status: PollerStatus, error: unknown, baseMs: number): number => {
+    const info = errorInfo(error);
+    status.failures++;
+    status.lastError = info;
+    status.lastErrorAt = iso(now());
+    const delay = backoffDelay(status.failures - 1, { baseMs, maxMs: intervals.backoffMaxMs, random });
+    status.state = 'backoff';
+    status.backoffMs = delay;
+    pollErrors.inc({ league: status.league, poller: status.poller, code: info.code });
+    logger.warn(
+      { league: status.league, gameId: status.gameId, poller: status.poller, code: info.code, failures: status.failures, backoffMs: delay },
+      `poll failed: ${info.message}`,
+    );
+    return delay;
+  };
+
+  const succeeded = (status: PollerStatus): void => {
+    if (status.failures > 0) {
+      logger.info({ league: status.league, gameId: status.gameId, poller: status.poller, after: status.failures }, 'poller recovered');
+    }
+    status.failures = 0;
+    status.backoffMs = null;
+    status.lastSuccessAt = iso(now());
+  };
+
+  const refreshGauge = (): void => {
+    const counts = new Map<string, number>();
+    for (const league of leagues) for (const s of ['pre', 'in', 'post'] as GameState[]) counts.set(`${league}|${s}`, 0);
+    for (const t of trackers.values()) {
+      if (t.sub === null) continue;
+      const s = t.diff?.meta.state ?? t.scheduled?.state ?? 'pre';
+      const k = `${t.key.league}|${s}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    for (const [k, n] of counts) {
+      const [league = '', state = ''] = k.split('|');
+      trackedGames.set({ league, state }, n);
+    }
+  };
+
+  // ---- summary pollers -------------------------------------------------------------------
+
+  async function pollGame(t: Tracker, due: number): Promise<PollOutcome> {
+    const { key, status } = t;
+    const held = await bus.acquireLease(key, instanceId, intervals.leaseTtlMs);
+    if (closed) return 'stop';
+    if (!held) {
+      if (t.holding) logger.warn({ ...key }, 'lease taken by another instance; standing by');
+      t.holding = false;
+      t.diff = null;
+      status.state = 'standby';
+      return 'continue';
+    }
+    if (!t.holding || t.diff === null) {
+      t.diff = restoreGameState(key.league, key.gameId, await bus.loadGame(key));
+      t.holding = true;
+      logger.debug({ ...key, seq: t.diff.meta.seq }, 'lease held; game state loaded');
+    }
+    const diffState = t.diff;
+    const raw = await client.call(
+      `${key.league}_summary`,
+      { event_id: key.gameId },
+      { returnParsed: false, fresh: true, signal: abort.signal },
+    );
+    if (closed || t.diff !== diffState) return closed ? 'stop' : 'continue';
+    const result = diffSummary(diffState, raw, {
+      now: now(),
+      toRows,
+      where: `${key.league}_summary?event=${key.gameId}`,
+      ...(t.rowFresh ? { scoreboardRow: t.row } : {}),
+    });
+    if (result.kind === 'stale') {
+      logger.info({ ...key, streak: result.streak }, `stale summary ignored: ${result.reason}`);
+      succeeded(status);
+      status.state = 'polling';
+      return 'continue';
+    }
+    if (result.dirty) {
+      const committed = await bus.commit(key, result.events, result.delta, instanceId);
+      if (committed === null) {
+        logger.warn({ ...key }, 'lease lost before commit; events dropped, standing by');
+        t.holding = false;
+        t.diff = null;
+        status.state = 'standby';
+        return 'continue';
+      }
+      result.apply();
+      t.rowFresh = false;
+      for (const event of committed) {
+        eventsEmitted.inc({ type: event.type });
+        if (!closed) subject.next(event);
+      }
+    } else {
+      result.apply();
+    }
+    succeeded(status);
+    status.state = 'polling';
+    status.gameState = result.header.state;
+    pollLag.observe({ league: key.league, poller: 'summary' }, Math.max(0, now() - due) / 1000);
+    if (result.header.state === 'post') {
+      t.postPolls++;
+      // The design: one more poll after `post`, so final corrections are seen.
+      if (t.postPolls >= 2) return 'stop';
+    } else {
+      t.postPolls = 0;
+    }
+    return 'continue';
+  }
+
+  function startSummary(t: Tracker): void {
+    if (t.sub !== null || closed) return;
+    t.postPolls = 0;
+    t.status.state = 'polling';
+    t.status.failures = 0;
+    t.status.backoffMs = null;
+    logger.info({ ...t.key }, 'summary poller started');
+    const sub = timer(0, intervals.summaryMs, scheduler)
+      .pipe(
+        exhaustMap(() => {
+          const due = now();
+          return defer(() => track(pollGame(t, due))).pipe(
+            catchError((error: unknown) => {
+              const delay = failed(t.status, error, intervals.backoffBaseMs);
+              return timer(delay, scheduler).pipe(map((): PollOutcome => 'continue'));
+            }),
+          );
+        }),
+        takeWhile((outcome) => outcome !== 'stop'),
+      )
+      .subscribe({ complete: () => finishSummary(t) });
+    // A synchronous completion (closed meanwhile) already ran finishSummary.
+    if (!sub.closed) t.sub = sub;
+    refreshGauge();
+  }
+
+  function finishSummary(t: Tracker): void {
+    t.sub?.unsubscribe();
+    t.sub = null;
+    t.status.state = 'stopped';
+    t.finished = t.diff?.meta.ended === true;
+    if (t.holding && !closed) {
+      track(bus.releaseLease(t.key, instanceId)).catch((error: unknown) =>
+        logger.warn({ ...t.key, code: errorInfo(error).code }, 'lease release failed'),
+      );
+    }
+    t.holding = false;
+    logger.info({ ...t.key, finished: t.finished }, 'summary poller stopped');
+    refreshGauge();
+  }
+
+  function stopSummary(t: Tracker): void {
+    if (t.sub === null) return;
+    t.sub.unsubscribe();
+    finishSummary(t);
+  }
+
+  // ---- scoreboard pollers ----------------------------------------------------------------
+
+  async function pollScoreboard(league: League): Promise<number> {
+    const raw = await client.call(`${league}_scoreboard`, {}, { returnParsed: false, fresh: true, signal: abort.signal });
+    if (closed) return intervals.scoreboardIdleMs;
+    const rows = parseScoreboard(raw, league) as unknown as Array<Record<string, unknown>>;
+    const at = now();
+    const listed: ScheduledGame[] = [];
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const gameId = typeof row.game_id === 'string' ? row.game_id : null;
+      const state = row.status_type_state;
+      if (gameId === null || (state !== 'pre' && state !== 'in' && state !== 'post')) continue;
+      const start = typeof row.date === 'string' ? Date.parse(row.date) : NaN;
+      const scheduled: ScheduledGame = { state, start: Number.isFinite(start) ? start : null };
+      listed.push(scheduled);
+      const k = keyOf(league, gameId);
+      seen.add(k);
+      let t = trackers.get(k);
+      if (t === undefined) {
+        t = {
+          key: { league, gameId },
+          scheduled,
+          row,
+          rowFresh: true,
+          sub: null,
+          diff: null,
+          holding: false,
+          postPolls: 0,
+          finished: false,
+          status: newStatus('summary', league, gameId, intervals.summaryMs),
+        };
+        trackers.set(k, t);
+      } else {
+        t.scheduled = scheduled;
+        t.row = row;
+        t.rowFresh = true;
+      }
+      t.status.gameState = t.diff?.meta.state ?? state;
+      if (wantsSummary(scheduled, at)) {
+        if (!t.finished) startSummary(t);
+      } else if (t.sub !== null && state === 'pre') {
+        // Rescheduled or postponed to later: the scoreboard will start it again in time.
+        stopSummary(t);
+      }
+    }
+    // Forget games that left the scoreboard and are not being polled.
+    for (const [k, t] of trackers) if (t.key.league === league && !seen.has(k) && t.sub === null) trackers.delete(k);
+    refreshGauge();
+    return scoreboardDelay(listed, at, intervals);
+  }
+
+  function startScoreboard(league: League): void {
+    const board = { status: newStatus('scoreboard', league, null, intervals.scoreboardIdleMs), sub: null as Subscription | null };
+    boards.set(league, board);
+    let nextDelay = intervals.scoreboardIdleMs;
+    board.sub = defer(() => {
+      const due = now();
+      board.status.state = 'polling';
+      return track(pollScoreboard(league)).then((delay) => ({ delay, due }));
+    })
+      .pipe(
+        map(({ delay, due }) => {
+          succeeded(board.status);
+          nextDelay = delay;
+          board.status.intervalMs = delay;
+          pollLag.observe({ league, poller: 'scoreboard' }, Math.max(0, now() - due) / 1000);
+          return delay;
+        }),
+        catchError((error: unknown) => {
+          nextDelay = failed(board.status, error, Math.min(intervals.backoffBaseMs, intervals.scoreboardLiveMs));
+          return EMPTY;
+        }),
+        repeat({ delay: () => timer(nextDelay, scheduler) }),
+      )
+      .subscribe();
+  }
+
+  // ---- public ----------------------------------------------------------------------------
+
+  const snapshots = createSnapshotSource(bus);
+
+  return {
+    events$: subject.asObservable(),
+    snapshots,
+    state(league: League, gameId: string): GameSnapshot | undefined {
+      const t = trackers.get(keyOf(league, gameId));
+      if (!t || !t.holding || !t.diff) return undefined;
+      return t.diff.meta.snapshot ?? undefined;
+    },
+    status(): PollerStatus[] {
+      const out: PollerStatus[] = [];
+      for (const b of boards.values()) out.push({ ...b.status });
+      for (const t of trackers.values()) if (t.sub !== null || t.status.state !== 'idle') out.push({ ...t.status });
+      return out;
+    },
+    start(): void {
+      if (started || closed) return;
+      started = true;
+      logger.info({ leagues, instanceId, intervals }, 'engine started');
+      for (const league of leagues) startScoreboard(league);
+    },
+    close(): Promise<void> {
+      closing ??= (async () => {
+        closed = true;
+        abort.abort();
+        for (const b of boards.values()) {
+          b.sub?.unsubscribe();
+          b.status.state = 'stopped' as PollerState;
+        }
+        const held: GameKey[] = [];
+        for (const t of trackers.values()) {
+          if (t.holding) held.push(t.key);
+          t.sub?.unsubscribe();
+          t.sub = null;
+          t.holding = false;
+          t.status.state = 'stopped';
+        }
+        await Promise.allSettled([...inflight]);
+        await Promise.allSettled(held.map((key) => bus.releaseLease(key, instanceId)));
+        refreshGauge();
+        subject.complete();
+        if (ownBus) await bus.close();
+        logger.info({ instanceId }, 'engine closed');
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,297 @@
+import type { GameStateDelta, NewGameEvent } from '../src/bus/types.js';
+import type { EventDataMap, EventType, GameSnapshot, PlayRow, Score, TeamRef } from './events.js';
+import { eventIds } from './event-ids.js';
+import { toEntry, type GameDiffState, type GameMeta } from './game-state.js';
+import { diffPlays, type PlayDiff, type PlayRecord } from './play-diff.js';
+import { sameRawPlay, type RawPlay } from './play-fingerprint.js';
+import {
+  compareProgress,
+  isEndOfPeriod,
+  isFinal,
+  isIrregularStatus,
+  readSummaryHeader,
+  type SummaryHeader,
+} from './summary-header.js';
+
+/** Responses behind what was already seen are ignored this many times in a row, then believed. */
+export const STALE_ACCEPT_AFTER = 3;
+/** Plays kept in a snapshot (the scorebug and a reconnecting client's context). */
+export const SNAPSHOT_PLAYS = 20;
+
+export interface DiffContext {
+  /** Wall-clock time of the observation, ms (the events' `at`). */
+  now: number;
+  /** Converts raw plays to `plays` rows (the tables parser), same order. */
+  toRows(plays: readonly RawPlay[]): PlayRow[];
+  /** The game's scoreboard row, when the scoreboard has been seen. */
+  scoreboardRow?: Record<string, unknown> | null;
+  /** Names the request in errors, e.g. `mens_summary?event=401585607`. */
+  where: string;
+}
+
+export type SummaryDiff =
+  | { kind: 'stale'; reason: string; streak: number }
+  | {
+      kind: 'diff';
+      events: NewGameEvent[];
+      delta: GameStateDelta;
+      /** False when nothing worth storing changed (no events, no entries, same status and clock). */
+      dirty: boolean;
+      snapshot: GameSnapshot;
+      header: SummaryHeader;
+      /** Makes this diff the game's state; call only once its events are committed. */
+      apply(): void;
+    };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const RAW_SOURCE = {
+  idOf: (p: RawPlay): string | null =>
+    typeof p?.id === 'string' ? p.id : typeof p?.id === 'number' ? String(p.id) : null,
+  same: sameRawPlay,
+};
+
+/**
+ * Diffs one raw summary against the game's state: returns the events (with `seq`), the bus delta
+ * and the new snapshot, without changing the state until `apply()`. Throws
+ * `UpstreamPayloadError` for a body that cannot be read (no events are produced from it).
+ */
+export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext): SummaryDiff {
+  const h = readSummaryHeader(raw, ctx.where);
+  const meta = state.meta;
+  const body = raw as Obj;
+
+  if (meta.state !== null && !isIrregularStatus(h.name) && isStale(h, meta, body.plays, state.plays.order.length)) {
+    if (state.staleStreak + 1 < STALE_ACCEPT_AFTER) {
+      state.staleStreak++;
+      return {
+        kind: 'stale',
+        reason: `status ${h.state} period ${h.period ?? '?'} clock ${h.clock ?? '?'} is behind ${meta.state} period ${meta.period ?? '?'} clock ${meta.clock ?? '?'}`,
+        streak: state.staleStreak,
+      };
+    }
+  }
+
+  const ids = eventIds(state.league, state.gameId);
+  const at = new Date(ctx.now).toISOString();
+  const teams = { home: teamRef(h.home.team), away: teamRef(h.away.team) };
+  const events: NewGameEvent[] = [];
+  const push = <T extends EventType>(type: T, id: string, data: EventDataMap[T]): void => {
+    events.push({
+      id,
+      type,
+      league: state.league,
+      gameId: state.gameId,
+      seq: meta.seq + events.length + 1,
+      at,
+      teams,
+      data,
+    } as NewGameEvent);
+  };
+  const next: GameMeta = { ...meta };
+  const final = isFinal(h);
+
+  // 1. Status and start.
+  if (h.state !== meta.state || h.name !== meta.statusName) {
+    next.statusChanges = meta.statusChanges + 1;
+    push('game.status', ids.gameStatus(next.statusChanges, h.state, h.name), {
+      state: h.state,
+      previousState: meta.state,
+      name: h.name,
+      detail: h.detail,
+      description: h.description,
+    });
+  }
+  if (!meta.started && (h.state === 'in' || final)) {
+    next.started = true;
+    push('game.started', ids.gameStarted(), { home: teams.home, away: teams.away, date: h.date });
+  }
+
+  // 2. Plays: removals, then additions, updates and moves in list order.
+  let plays: PlayDiff | undefined;
+  if (Array.isArray(body.plays)) {
+    plays = diffPlays(state.plays, body.plays as RawPlay[], { ...RAW_SOURCE, toRows: ctx.toRows });
+    for (const c of plays.changes) {
+      const base = c.record;
+      if (c.kind === 'removed') {
+        push('play.removed', ids.playRemoved(c.id, base.removes - 1), { playId: c.id, play: c.row });
+      } else if (c.kind === 'added') {
+        push('play.added', ids.playAdded(c.id, base.adds - 1), { play: c.row, after: c.after, index: c.index });
+      } else {
+        push('play.updated', ids.playUpdated(c.id, base.updates, base.fp ?? ''), {
+          play: c.row,
+          changed: c.changed,
+          previous: c.previous,
+          ...(c.moved ? { after: c.after, moved: true } : {}),
+        });
+      }
+    }
+  }
+  const records: Map<string, PlayRecord> = plays?.records ?? new Map();
+  const current = (id: string): PlayRecord | undefined => records.get(id) ?? state.plays.records.get(id);
+
+  // 3. Win probability, per play id.
+  if (Array.isArray(body.winprobability)) {
+    let latest: GameMeta['winProbability'] = meta.winProbability;
+    for (const item of body.winprobability as unknown[]) {
+      if (!isObj(item)) continue;
+      const playId = typeof item.playId === 'string' ? item.playId : typeof item.playId === 'number' ? String(item.playId) : null;
+      const wp = typeof item.homeWinPercentage === 'number' && Number.isFinite(item.homeWinPercentage) ? item.homeWinPercentage : null;
+      if (playId === null || wp === null) continue;
+      const tie = typeof item.tiePercentage === 'number' && Number.isFinite(item.tiePercentage) ? item.tiePercentage : null;
+      latest = { playId, homeWinPercentage: wp, tiePercentage: tie };
+      const cur = current(playId);
+      if (cur !== undefined && cur.wp === wp) continue;
+      const record: PlayRecord = {
+        ...(cur ?? { row: null, fp: null, after: null, wp: null, tie: null, adds: 0, updates: 0, removes: 0, wpChanges: 0 }),
+        wp,
+        tie,
+        wpChanges: (cur?.wpChanges ?? 0) + 1,
+      };
+      records.set(playId, record);
+      push('winprob.changed', ids.winprobChanged(playId, record.wpChanges), {
+        playId,
+        homeWinPercentage: wp,
+        previousHomeWinPercentage: cur?.wp ?? null,
+        tiePercentage: tie,
+      });
+    }
+    next.winProbability = latest;
+  }
+
+  // 4. Score: the header's (ahead of the last play's running score while live).
+  const live = h.state === 'in' || h.state === 'post';
+  if (live && h.home.score !== null && h.away.score !== null) {
+    const score: Score = { home: h.home.score, away: h.away.score };
+    if (score.home !== meta.score.home || score.away !== meta.score.away) {
+      if (score.home < meta.score.home || score.away < meta.score.away) next.scoreEpoch = meta.scoreEpoch + 1;
+      next.score = score;
+      push('score.changed', ids.scoreChanged(score, next.scoreEpoch), {
+        score,
+        previous: meta.score,
+        period: h.period,
+        clock: h.clock,
+      });
+    }
+  }
+
+  // 5. Periods: every period started and ended once, in order, even when polls skipped some.
+  // A final summary's status carries no period (seen in every recorded final): use the highest
+  // period reached, from the status seen before or from the plays.
+  const period = h.period ?? (final ? lastPeriod(meta, state, records) : 0);
+  let startedTo = meta.periodsStarted;
+  let endedTo = meta.periodsEnded;
+  if ((h.state === 'in' || final) && period >= 1) {
+    startedTo = Math.max(startedTo, period);
+    endedTo = Math.max(endedTo, final || isEndOfPeriod(h) ? period : period - 1);
+  }
+  for (let q = Math.min(meta.periodsStarted, meta.periodsEnded) + 1; q <= startedTo; q++) {
+    if (q > meta.periodsStarted) push('period.started', ids.periodStarted(q), { period: q });
+    if (q > meta.periodsEnded && q <= endedTo) push('period.ended', ids.periodEnded(q), { period: q });
+  }
+  next.periodsStarted = startedTo;
+  next.periodsEnded = endedTo;
+
+  // 6. End.
+  if (final && !meta.ended) {
+    next.ended = true;
+    const score = next.score;
+    const winner = h.home.winner
+      ? 'home'
+      : h.away.winner
+        ? 'away'
+        : score.home > score.away
+          ? 'home'
+          : score.away > score.home
+            ? 'away'
+            : null;
+    push('game.ended', ids.gameEnded(), { score, winner, periods: period, detail: h.detail });
+  }
+
+  next.seq = meta.seq + events.length;
+  next.state = h.state;
+  next.statusName = h.name;
+  next.statusDetail = h.detail;
+  next.statusDescription = h.description;
+  next.period = h.period ?? (final && period > 0 ? period : meta.period);
+  next.clock = h.clock;
+  next.teams = { home: h.home.team, away: h.away.team };
+  next.date = h.date;
+
+  const order = plays?.order ?? state.plays.order;
+  const recentPlays: PlayRow[] = [];
+  for (let i = Math.max(0, order.length - SNAPSHOT_PLAYS); i < order.length; i++) {
+    const row = current(order[i] as string)?.row;
+    if (row) recentPlays.push(row);
+  }
+  const scoreboardRow = ctx.scoreboardRow === undefined ? (meta.snapshot?.scoreboard ?? null) : ctx.scoreboardRow;
+  const snapshot: GameSnapshot = {
+    league: state.league,
+    gameId: state.gameId,
+    seq: next.seq,
+    state: h.state,
+    status: { name: h.name, detail: h.detail, description: h.description },
+    teams: next.teams,
+    score: h.home.score !== null && h.away.score !== null ? { home: h.home.score, away: h.away.score } : next.score,
+    period: next.period,
+    clock: h.clock,
+    date: h.date,
+    scoreboard: scoreboardRow,
+    recentPlays,
+    winProbability: next.winProbability,
+    updatedAt: at,
+  };
+  next.snapshot = snapshot;
+
+  const dirty =
+    events.length > 0 ||
+    records.size > 0 ||
+    h.clock !== meta.clock ||
+    h.detail !== meta.statusDetail ||
+    scoreboardRow !== (meta.snapshot?.scoreboard ?? null) ||
+    meta.snapshot === null;
+  const delta: GameStateDelta = {
+    meta: next,
+    ...(records.size > 0 ? { set: [...records].map(([id, r]) => [id, toEntry(r)] as const) } : {}),
+  };
+  return {
+    kind: 'diff',
+    events,
+    delta,
+    dirty,
+    snapshot,
+    header: h,
+    apply() {
+      state.meta = next;
+      for (const [id, r] of records) state.plays.records.set(id, r);
+      if (plays) state.plays.order = plays.order;
+      state.staleStreak = 0;
+    },
+  };
+}
+
+function lastPeriod(meta: GameMeta, state: GameDiffState, records: Map<string, PlayRecord>): number {
+  let max = Math.max(meta.periodsStarted, meta.period ?? 0);
+  if (max > 0) return max;
+  for (const r of state.plays.records.values()) max = Math.max(max, r.row?.period_number ?? 0);
+  for (const r of records.values()) max = Math.max(max, r.row?.period_number ?? 0);
+  return max;
+}
+
+/**
+ * The rule for "an old response arriving after a newer one": the game's state went backwards
+ * (post → in, in → pre without a postponement-like status), or the period/clock is behind what
+ * was seen AND the play list is shorter. The clock alone is not enough: ESPN's header clock
+ * follows the latest-entered play, which can show an earlier game time than the one before.
+ */
+function isStale(h: SummaryHeader, meta: GameMeta, plays: unknown, heldPlays: number): boolean {
+  if (meta.state === null) return false;
+  const seen = { state: meta.state, period: meta.period, clock: meta.clock };
+  if (h.state !== meta.state) return compareProgress({ state: h.state, period: null, clock: null }, seen) < 0;
+  return Array.isArray(plays) && plays.length < heldPlays && compareProgress(h, seen) < 0;
+}
+
+function teamRef(t: TeamRef): TeamRef {
+  return { id: t.id, abbreviation: t.abbreviation };
+}

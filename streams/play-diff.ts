@@ -1,0 +1,215 @@
+import type { PlayRow } from './events.js';
+import { diffColumns, rowFingerprint, type PlayColumn } from './play-fingerprint.js';
+
+/**
+ * The incremental play diff. ESPN re-sends the whole play list on every poll, so the list is
+ * walked once; per play the work is a Map lookup and a cheap "same source?" check. Only plays
+ * that are new or fail that check are converted to rows (in one batch) and column-diffed.
+ *
+ * Order: the upstream's list order is the truth (it is not sorted by sequence number). Each
+ * added play names the play before it (`after`); a play whose place changed other than by
+ * insertions and removals is reported as moved. Applying removals, then additions and moves in
+ * event order, turns the previous list into the new one (proof sketch in docs/events.md).
+ */
+
+/** What the engine keeps per play id (the bus entry is this without `src` and `stamp`). */
+export interface PlayRecord {
+  /** Null: removed (a tombstone keeping the counters) or only a win probability is known. */
+  row: PlayRow | null;
+  fp: string | null;
+  /** Id of the previous play in the upstream's list, null when first. */
+  after: string | null;
+  wp: number | null;
+  tie: number | null;
+  /** How many times each event was emitted for this play: makes re-emitted ids distinct. */
+  adds: number;
+  updates: number;
+  removes: number;
+  wpChanges: number;
+  /** Memory only: the raw item last seen, for the cheap check. */
+  src?: unknown;
+  /** Memory only: the poll that last saw this id (duplicate and removal detection). */
+  stamp?: number;
+}
+
+export interface PlayState {
+  records: Map<string, PlayRecord>;
+  /** Ids of the live plays in the upstream's order as of the last applied poll. */
+  order: string[];
+  /** Memory only: increases per diff. */
+  stamp: number;
+}
+
+export interface PlayDiffSource<T> {
+  idOf(item: T): string | null;
+  /** Cheap check that two source items give the same row; may say false when unsure. */
+  same(previous: T, next: T): boolean;
+  /** Rows for a batch of items, same order. */
+  toRows(items: readonly T[]): PlayRow[];
+}
+
+export type PlayChange =
+  | { kind: 'added'; id: string; row: PlayRow; after: string | null; index: number; record: PlayRecord }
+  | {
+      kind: 'updated';
+      id: string;
+      row: PlayRow;
+      changed: PlayColumn[];
+      previous: Partial<PlayRow>;
+      moved: boolean;
+      after: string | null;
+      record: PlayRecord;
+    }
+  | { kind: 'removed'; id: string; row: PlayRow | null; record: PlayRecord };
+
+export interface PlayDiff {
+  /** Removals first (old order), then additions and updates in the new list's order. */
+  changes: PlayChange[];
+  /** New versions of records to store (changed content, position, or counters). */
+  records: Map<string, PlayRecord>;
+  order: string[];
+  /** Plays skipped: no id, or an id already seen earlier in the same list. */
+  skipped: number;
+}
+
+export function emptyPlayState(): PlayState {
+  return { records: new Map(), order: [], stamp: 0 };
+}
+
+export function diffPlays<T>(state: PlayState, items: readonly T[], source: PlayDiffSource<T>): PlayDiff {
+  const stamp = ++state.stamp;
+  const { records } = state;
+  const ids: string[] = [];
+  const kept: T[] = [];
+  let newIds: Set<string> | undefined;
+  let liveSeen = 0;
+  let skipped = 0;
+
+  // Pass 1: ids, duplicates, which live plays are still there.
+  for (const item of items) {
+    const id = source.idOf(item);
+    if (id === null) {
+      skipped++;
+      continue;
+    }
+    const record = records.get(id);
+    if (record !== undefined && record.row !== null) {
+      if (record.stamp === stamp) {
+        skipped++;
+        continue;
+      }
+      record.stamp = stamp;
+      liveSeen++;
+    } else {
+      newIds ??= new Set();
+      if (newIds.has(id)) {
+        skipped++;
+        continue;
+      }
+      newIds.add(id);
+    }
+    ids.push(id);
+    kept.push(item);
+  }
+
+  const changes: PlayChange[] = [];
+  const next = new Map<string, PlayRecord>();
+  let removed: Set<string> | undefined;
+  if (liveSeen < state.order.length) {
+    removed = new Set();
+    for (const id of state.order) {
+      const record = records.get(id);
+      if (record === undefined || record.stamp === stamp) continue;
+      removed.add(id);
+      const tomb: PlayRecord = { ...record, row: null, fp: null, after: null, removes: record.removes + 1 };
+      delete tomb.src;
+      delete tomb.stamp;
+      next.set(id, tomb);
+      changes.push({ kind: 'removed', id, row: record.row, record: tomb });
+    }
+  }
+
+  // Pass 2: position and content. `k` walks the old order; see the module comment.
+  const pending: Array<{ index: number; id: string; item: T; record: PlayRecord | undefined; moved: boolean }> = [];
+  let moved: Set<string> | undefined;
+  let k = 0;
+  const old = state.order;
+  for (let j = 0; j < ids.length; j++) {
+    const id = ids[j] as string;
+    const item = kept[j] as T;
+    const after = j === 0 ? null : (ids[j - 1] as string);
+    const record = records.get(id);
+    if (record === undefined || record.row === null) {
+      pending.push({ index: j, id, item, record, moved: false });
+      continue;
+    }
+    while (k < old.length && (removed?.has(old[k] as string) || moved?.has(old[k] as string))) k++;
+    let isMoved = false;
+    if (old[k] === id) k++;
+    else {
+      (moved ??= new Set()).add(id);
+      isMoved = true;
+    }
+    const sameSource = record.src !== undefined && source.same(record.src as T, item);
+    if (!sameSource || isMoved) pending.push({ index: j, id, item, record, moved: isMoved });
+    else if (record.after !== after) next.set(id, { ...record, after });
+  }
+
+  if (pending.length > 0) {
+    const rows = source.toRows(pending.map((p) => p.item));
+    pending.forEach((p, i) => {
+      const row = rows[i] as PlayRow;
+      const after = p.index === 0 ? null : (ids[p.index - 1] as string);
+      const base = p.record;
+      if (base === undefined || base.row === null) {
+        const record: PlayRecord = {
+          row,
+          fp: rowFingerprint(row),
+          after,
+          wp: base?.wp ?? null,
+          tie: base?.tie ?? null,
+          adds: (base?.adds ?? 0) + 1,
+          updates: base?.updates ?? 0,
+          removes: base?.removes ?? 0,
+          wpChanges: base?.wpChanges ?? 0,
+          src: p.item,
+        };
+        next.set(p.id, record);
+        changes.push({ kind: 'added', id: p.id, row, after, index: p.index, record });
+        return;
+      }
+      const diff = diffColumns(base.row, row);
+      if (diff.changed.length === 0 && !p.moved) {
+        // Source differed in a field no column shows, or the check was unsure: refresh silently.
+        next.set(p.id, { ...base, after, src: p.item });
+        return;
+      }
+      const record: PlayRecord = {
+        ...base,
+        row,
+        fp: diff.changed.length === 0 ? base.fp : rowFingerprint(row),
+        after,
+        updates: base.updates + 1,
+        src: p.item,
+      };
+      next.set(p.id, record);
+      changes.push({
+        kind: 'updated',
+        id: p.id,
+        row,
+        changed: diff.changed,
+        previous: diff.previous,
+        moved: p.moved,
+        after,
+        record,
+      });
+    });
+  }
+  return { changes, records: next, order: ids, skipped };
+}
+
+/** Makes a diff the current state (after its events were committed). */
+export function applyPlayDiff(state: PlayState, diff: Pick<PlayDiff, 'records' | 'order'>): void {
+  for (const [id, record] of diff.records) state.records.set(id, record);
+  state.order = diff.order;
+}

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { silentLogger } from '../../src/log.js';
+import { startUpstream, type RunningUpstream } from '../../src/upstream/index.js';
+import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const GAME = finishedSummaries().find((f) => f.league === 'mens' && !f.qualifier.includes('roundtrip'));
+
+interface Serve {
+  child: ChildProcess;
+  url: Promise<string>;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/** `courtside serve` as a child process, the way a user or a supervisor runs it. */
+function serve(args: string[]): Serve {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
+  // The test chooses the bus: never inherit a Redis from the environment.
+  delete env.REDIS_URL;
+  delete env.COURTSIDE_TOKENS;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--host', '127.0.0.1', ...args],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /courtside listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening:\n${err}`)));
+  });
+  // Handled here so a serve that exits early does not leave an unhandled rejection behind.
+  url.catch(() => undefined);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  return { child, url, stderr: () => err, exited };
+}
+
+async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('courtside serve', () => {
+  let upstream: RunningUpstream | undefined;
+  let running: Serve | undefined;
+  afterEach(async () => {
+    if (running && running.child.exitCode === null && running.child.signalCode === null)
+      running.child.kill('SIGKILL');
+    await upstream?.close();
+    upstream = undefined;
+    running = undefined;
+  });
+
+  it.skipIf(!HAVE_FIXTURES || !GAME)(
+    `exits 0 within 5 s of SIGTERM and closes a WebSocket client with 1001 ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+    async () => {
+      // Slow enough that the game is still live when the signal arrives.
+      upstream = await startUpstream({ replay: [GAME?.file ?? ''], speed: 50, logger: silentLogger });
+      running = serve([
+        '--upstream',
+        upstream.url,
+        '--leagues',
+        'mens',
+        '--summary-interval',
+        '1000',
+        '--log-level',
+        'debug',
+      ]);
+      const url = await running.url;
+      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`);
+      const events: string[] = [];
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { type: string; [k: string]: unknown };
+        if (frame.type === 'event') events.push(String(frame['type']));
+      });
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      ws.send(JSON.stringify({ op: 'subscribe', id: 'all' }));
+      // Events flow and are logged at debug level.
+      await waitFor(() => events.length > 0, 20_000, 'the first event');
+      await waitFor(
+        () => /play\.added|game\.started/.test(running?.stderr() ?? ''),
+        10_000,
+        'an event in the debug log',
+      );
+
+      const signalled = Date.now();
+      running.child.kill('SIGTERM');
+      const exit = await running.exited;
+      expect(exit.code).toBe(0);
+      expect(exit.at - signalled).toBeLessThan(5_000);
+      expect(await closed).toBe(1001);
+    },
+  );
+
+  it('stays up against an unreachable upstream, logging retries, and still shuts down cleanly', async () => {
+    // Port 1 on loopback: connections are refused at once, like a machine with no network.
+    running = serve(['--upstream', 'http://127.0.0.1:1', '--leagues', 'mens,womens']);
+    const url = await running.url;
+    await waitFor(
+      () => /retr|back(ing)? ?off|unreachable|ECONNREFUSED/i.test(running?.stderr() ?? ''),
+      30_000,
+      'a retry in the log',
+    );
+    expect(running.child.exitCode).toBeNull();
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(503);
+    const body = (await health.json()) as { upstream: { reachable: boolean } };
+    expect(body.upstream.reachable).toBe(false);
+    // The HTTP API reports the failure as an upstream error, not a crash.
+    const op = await fetch(`${url}/v1/ops/mens_news`);
+    expect(op.status).toBe(502);
+    expect(running.child.exitCode).toBeNull();
+    running.child.kill('SIGINT');
+    expect((await running.exited).code).toBe(0);
+  });
+
+  it('refuses a bad flag, naming it, with exit code 1', async () => {
+    running = serve(['--summary-interval', '10']);
+    const exit = await running.exited;
+    expect(exit.code).toBe(1);
+    expect(running.stderr()).toContain('--summary-interval');
+    expect(running.stderr()).toContain('at least 1000');
+  });
+});

@@ -1,0 +1,206 @@
+import { WebSocket, type ClientOptions } from 'ws';
+import type { EventType, GameEvent, GameSnapshot, SnapshotSource, TeamRef } from '../../streams/events.js';
+import type { Bus, NewGameEvent } from '../../src/bus/types.js';
+import type { League } from '../../src/espn/leagues.js';
+import { createDaemonServer, type DaemonServer, type DaemonServerOptions } from '../../src/server/server.js';
+
+/** Builders and a real `ws` client for the gateway tests. */
+
+export interface Game {
+  league: League;
+  gameId: string;
+  home: TeamRef;
+  away: TeamRef;
+}
+
+export function game(league: League, gameId: string, home: [string, string], away: [string, string]): Game {
+  return {
+    league,
+    gameId,
+    home: { id: home[0], abbreviation: home[1] },
+    away: { id: away[0], abbreviation: away[1] },
+  };
+}
+
+const seqs = new Map<string, number>();
+
+/** A `score.changed` (or the given type) event for `g`; the payload is small but realistic. */
+export function makeEvent(g: Game, type: EventType = 'score.changed', pad = 0): NewGameEvent {
+  const key = `${g.league}:${g.gameId}`;
+  const seq = (seqs.get(key) ?? 0) + 1;
+  seqs.set(key, seq);
+  return {
+    id: `${g.league}-${g.gameId}-${seq}-${type}`,
+    type,
+    league: g.league,
+    gameId: g.gameId,
+    seq,
+    at: new Date().toISOString(),
+    teams: { home: g.home, away: g.away },
+    data: {
+      score: { home: seq, away: seq - 1 },
+      previous: { home: seq - 1, away: seq - 1 },
+      period: 1,
+      clock: pad > 0 ? 'x'.repeat(pad) : '10:00',
+    },
+  } as NewGameEvent;
+}
+
+export async function commit(bus: Bus, g: Game, events: NewGameEvent[]): Promise<GameEvent[]> {
+  const done = await bus.commit({ league: g.league, gameId: g.gameId }, events, { meta: null });
+  if (!done) throw new Error('commit refused');
+  return done;
+}
+
+export function makeSnapshot(g: Game, state: GameSnapshot['state'] = 'in'): GameSnapshot {
+  const team = (t: TeamRef) => ({
+    ...t,
+    displayName: t.abbreviation,
+    color: null,
+    alternateColor: null,
+    logo: null,
+  });
+  return {
+    league: g.league,
+    gameId: g.gameId,
+    seq: 0,
+    state,
+    status: { name: null, detail: null, description: null },
+    teams: { home: team(g.home), away: team(g.away) },
+    score: { home: 0, away: 0 },
+    period: 1,
+    clock: '12:00',
+    date: null,
+    scoreboard: null,
+    recentPlays: [],
+    winProbability: null,
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+/** A real SnapshotSource over an in-test map. */
+export function mapSnapshots(
+  snaps: GameSnapshot[] = [],
+): SnapshotSource & { map: Map<string, GameSnapshot> } {
+  const map = new Map(snaps.map((s) => [`${s.league}:${s.gameId}`, s]));
+  return {
+    map,
+    async snapshot(league, gameId) {
+      return map.get(`${league}:${gameId}`);
+    },
+    async list() {
+      return [...map.values()];
+    },
+  };
+}
+
+export async function startServer(
+  options: Partial<DaemonServerOptions> & Pick<DaemonServerOptions, 'bus'>,
+): Promise<DaemonServer> {
+  const server = createDaemonServer({ snapshots: mapSnapshots(), ...options });
+  await server.start();
+  return server;
+}
+
+export type Frame = Record<string, unknown> & { type: string };
+
+/** A `ws` client that records every frame and waits for the ones a test needs. */
+export class TestClient {
+  readonly frames: Frame[] = [];
+  closed: { code: number; reason: string } | undefined;
+  private waiters: Array<() => void> = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) => {
+      this.frames.push(JSON.parse(data.toString()) as Frame);
+      this.wake();
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      this.wake();
+    });
+    ws.on('error', () => undefined);
+  }
+
+  static async connect(url: string, options: ClientOptions = {}): Promise<TestClient> {
+    const ws = new WebSocket(
+      url.replace(/^http/, 'ws') + (url.includes('/v1/stream') ? '' : '/v1/stream'),
+      options,
+    );
+    const client = new TestClient(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    });
+    await client.next((f) => f.type === 'welcome');
+    return client;
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  send(value: unknown): void {
+    this.ws.send(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+
+  /** Resolves with the first recorded frame (from `from` on) matching `pred`. */
+  async next(pred: (f: Frame) => boolean, timeoutMs = 10_000, from = 0): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.frames.slice(from).find(pred);
+      if (found) return found;
+      if (this.closed) throw new Error(`closed (${this.closed.code}) before the frame arrived`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out; frames: ${JSON.stringify(this.frames.slice(-5))}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Sends a message and waits for the reply after it that matches. */
+  async request(value: unknown, pred: (f: Frame) => boolean): Promise<Frame> {
+    const from = this.frames.length;
+    this.send(value);
+    return this.next(pred, 10_000, from);
+  }
+
+  events(sub?: string): Array<GameEvent & { sub: string }> {
+    return this.frames
+      .filter((f) => f.type === 'event' && (sub === undefined || f.sub === sub))
+      .map((f) => ({ ...(f.event as GameEvent), sub: f.sub as string }));
+  }
+
+  async waitClosed(timeoutMs = 10_000): Promise<{ code: number; reason: string }> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) {
+      if (Date.now() > deadline) throw new Error('not closed in time');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.closed;
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
+
+export async function until(check: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

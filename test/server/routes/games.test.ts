@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../helpers/fixtures.js';
+import { fixedSnapshots, snapshot, startApi, type ApiHarness } from './helpers.js';
+
+const GAMES = [
+  snapshot('mens', '401', 'in', { home: 10, away: 8 }),
+  snapshot('mens', '402', 'post', { home: 100, away: 98 }),
+  snapshot('womens', '501', 'in', { home: 3, away: 0 }),
+  snapshot('womens', '502', 'pre'),
+];
+
+describe.skipIf(!HAVE_FIXTURES)(`GET /v1/games ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`, () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApi({ snapshots: fixedSnapshots(GAMES) });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('lists the games in progress, and only those', async () => {
+    const res = await fetch(`${api.url}/v1/games/live`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const body = (await res.json()) as { games: Array<{ league: string; gameId: string; score: unknown }> };
+    expect(body.games.map((g) => `${g.league}/${g.gameId}`)).toEqual(['mens/401', 'womens/501']);
+    expect(body.games[0]?.score).toEqual({ home: 10, away: 8 });
+  });
+
+  it('answers one game by league and id, with an ETag', async () => {
+    const res = await fetch(`${api.url}/v1/games/mens/402`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { state: string; score: unknown };
+    expect(body.state).toBe('post');
+    expect(body.score).toEqual({ home: 100, away: 98 });
+    const again = await fetch(`${api.url}/v1/games/mens/402`, {
+      headers: { 'if-none-match': res.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('answers 404 for a game it has no state for, 400 for a bad league or id', async () => {
+    const missing = await fetch(`${api.url}/v1/games/womens/401`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('UNKNOWN_GAME');
+    const badLeague = await fetch(`${api.url}/v1/games/college/401`);
+    expect(badLeague.status).toBe(400);
+    expect(((await badLeague.json()) as { error: { message: string } }).error.message).toContain('college');
+    expect((await fetch(`${api.url}/v1/games/mens/4%2001`)).status).toBe(400);
+    expect((await fetch(`${api.url}/v1/games/mens`)).status).toBe(404);
+  });
+});

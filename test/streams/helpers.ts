@@ -1,0 +1,198 @@
+import { VirtualTimeScheduler } from 'rxjs';
+import type { GameEvent, PlayRow } from '../../streams/events.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
+type Json = Record<string, any>;
+
+/** A raw ESPN play, as the summary's `plays` array holds it. */
+export function rawPlay(n: number, overrides: Json = {}): Json {
+  const scoring = n % 3 === 0;
+  return {
+    id: `9000${n}`,
+    sequenceNumber: String(n),
+    type: { id: scoring ? '92' : '584', text: scoring ? 'Jump Shot' : 'Substitution' },
+    text: `play ${n}`,
+    awayScore: Math.floor(n / 2),
+    homeScore: Math.floor(n / 3),
+    period: { number: 1, displayValue: '1st Quarter' },
+    clock: { displayValue: `${11 - (n % 11)}:00` },
+    scoringPlay: scoring,
+    scoreValue: scoring ? 2 : 0,
+    team: { id: n % 2 === 0 ? '1' : '2' },
+    participants: [{ athlete: { id: String(100 + n) } }],
+    wallclock: new Date(Date.UTC(2025, 0, 1, 1, 0, n)).toISOString().replace('.000', ''),
+    shootingPlay: scoring,
+    coordinate: scoring ? { x: 10, y: 5 } : { x: -214748340, y: -214748365 },
+    ...overrides,
+  };
+}
+
+/** A `plays` row for the pure diff tests. */
+export function playRow(n: number, overrides: Partial<PlayRow> = {}): PlayRow {
+  return {
+    id: `9000${n}`,
+    sequence_number: String(n),
+    text: `play ${n}`,
+    away_score: Math.floor(n / 2),
+    home_score: Math.floor(n / 3),
+    scoring_play: false,
+    score_value: 0,
+    participants: null,
+    wallclock: null,
+    shooting_play: false,
+    points_attempted: null,
+    short_description: null,
+    type_id: '584',
+    type_text: 'Substitution',
+    period_number: 1,
+    period_display_value: '1st Quarter',
+    clock_display_value: '10:00',
+    team_id: '1',
+    coordinate_x: null,
+    coordinate_y: null,
+    ...overrides,
+  };
+}
+
+export interface SummaryInput {
+  state: 'pre' | 'in' | 'post';
+  name?: string;
+  detail?: string;
+  period?: number | null;
+  clock?: string;
+  home?: number | null;
+  away?: number | null;
+  plays?: Json[] | undefined;
+  winprob?: Array<{ playId: string; home: number }>;
+  id?: string;
+  date?: string;
+  completed?: boolean;
+}
+
+const DEFAULT_NAME = { pre: 'STATUS_SCHEDULED', in: 'STATUS_IN_PROGRESS', post: 'STATUS_FINAL' } as const;
+
+/** A raw summary with the header fields the engine reads. */
+export function summary(input: SummaryInput): Json {
+  const competitor = (homeAway: 'home' | 'away', id: string, abbr: string, score: number | null | undefined) => ({
+    id,
+    homeAway,
+    team: { id, abbreviation: abbr, displayName: `${abbr} team`, color: '000000', alternateColor: 'ffffff', logos: [] },
+    ...(score === null || score === undefined ? {} : { score: String(score) }),
+    ...(input.state === 'post' ? { winner: homeAway === 'home' ? (input.home ?? 0) > (input.away ?? 0) : (input.away ?? 0) > (input.home ?? 0) } : {}),
+  });
+  const out: Json = {
+    header: {
+      id: input.id ?? '401',
+      competitions: [
+        {
+          id: input.id ?? '401',
+          date: input.date ?? '2025-01-01T01:00Z',
+          status: {
+            ...(input.period === null ? {} : { period: input.period ?? (input.state === 'pre' ? 0 : 1) }),
+            displayClock: input.clock ?? '12:00',
+            type: {
+              name: input.name ?? DEFAULT_NAME[input.state],
+              state: input.state,
+              completed: input.completed ?? input.state === 'post',
+              detail: input.detail ?? input.name ?? DEFAULT_NAME[input.state],
+              description: input.name ?? DEFAULT_NAME[input.state],
+            },
+          },
+          competitors: [competitor('home', '1', 'HOM', input.home), competitor('away', '2', 'AWY', input.away)],
+        },
+      ],
+    },
+  };
+  if (input.plays !== undefined) out.plays = input.plays;
+  if (input.winprob !== undefined) {
+    out.winprobability = input.winprob.map((w) => ({ playId: w.playId, homeWinPercentage: w.home, tiePercentage: 0 }));
+  }
+  return out;
+}
+
+/** A raw scoreboard listing games. */
+export function scoreboard(games: Array<{ id: string; state: 'pre' | 'in' | 'post'; date: string }>): Json {
+  return {
+    events: games.map((g) => ({
+      id: g.id,
+      date: g.date,
+      name: 'AWY at HOM',
+      shortName: 'AWY @ HOM',
+      competitions: [
+        {
+          id: g.id,
+          date: g.date,
+          competitors: [
+            { homeAway: 'home', team: { id: '1', abbreviation: 'HOM' }, score: '0' },
+            { homeAway: 'away', team: { id: '2', abbreviation: 'AWY' }, score: '0' },
+          ],
+          status: { period: 0, displayClock: '0.0', type: { state: g.state, name: DEFAULT_NAME[g.state], completed: g.state === 'post' } },
+        },
+      ],
+      status: { period: 0, displayClock: '0.0', type: { state: g.state, name: DEFAULT_NAME[g.state], completed: g.state === 'post' } },
+    })),
+  };
+}
+
+/**
+ * Applies play events the way a consumer should: additions after the play they name (`after`),
+ * updates in place (moved when `after` is given), removals. Returns rows in upstream order.
+ */
+export function reconstructPlays(events: readonly GameEvent[]): PlayRow[] {
+  const rows = new Map<string, PlayRow>();
+  const order: string[] = [];
+  const place = (id: string, after: string | null | undefined, index: number | undefined) => {
+    const at = after === null ? 0 : after !== undefined && order.includes(after) ? order.indexOf(after) + 1 : (index ?? order.length);
+    order.splice(at, 0, id);
+  };
+  for (const e of events) {
+    if (e.type === 'play.added') {
+      const id = e.data.play.id as string;
+      if (rows.has(id)) throw new Error(`play ${id} added twice without removal`);
+      rows.set(id, e.data.play);
+      place(id, e.data.after, e.data.index);
+    } else if (e.type === 'play.updated') {
+      const id = e.data.play.id as string;
+      if (!rows.has(id)) throw new Error(`update of unknown play ${id}`);
+      rows.set(id, e.data.play);
+      if (e.data.moved) {
+        order.splice(order.indexOf(id), 1);
+        place(id, e.data.after, undefined);
+      }
+    } else if (e.type === 'play.removed') {
+      if (!rows.delete(e.data.playId)) throw new Error(`removal of unknown play ${e.data.playId}`);
+      order.splice(order.indexOf(e.data.playId), 1);
+    }
+  }
+  return order.map((id) => rows.get(id) as PlayRow);
+}
+
+/**
+ * A virtual-time scheduler whose clock reads epoch milliseconds (so "starts within 10 minutes"
+ * compares with real dates), advanced step by step while letting promises (bus, client) settle.
+ */
+export class VirtualClock extends VirtualTimeScheduler {
+  constructor(start = Date.UTC(2025, 0, 1, 0, 0)) {
+    super();
+    this.frame = start;
+  }
+
+  /** Runs every action due within `ms`, settling promises between them. */
+  async advance(ms: number): Promise<void> {
+    const target = this.frame + ms;
+    for (;;) {
+      await settle();
+      const next = this.actions[0];
+      if (next === undefined || next.delay > target) break;
+      this.maxFrames = next.delay;
+      this.flush();
+    }
+    this.frame = target;
+    await settle();
+  }
+}
+
+/** Lets pending promise chains and I/O callbacks run. */
+export async function settle(rounds = 8): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
+}

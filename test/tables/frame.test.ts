@@ -1,0 +1,98 @@
+import { tableFromIPC, type Table } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { columnsFor, operationCsv, parseOperation, tableToIpc, toCsv, type Row } from '../../src/tables/index.js';
+import { makeEvent, makePlay } from './helpers.js';
+
+describe('toCsv', () => {
+  it('quotes per RFC 4180 and writes null as an empty field', () => {
+    const csv = toCsv(
+      [
+        { a: 'plain', b: 1, c: true },
+        { a: 'has, comma', b: null, c: false },
+        { a: 'say "hi"\nthere', b: 2.5 },
+      ],
+      ['a', 'b', 'c'],
+    );
+    expect(csv).toBe('a,b,c\r\nplain,1,true\r\n"has, comma",,false\r\n"say ""hi""\nthere",2.5,\r\n');
+  });
+
+  it('quotes header names that need it', () => {
+    expect(toCsv([], ['vs. div.', 'a,b'])).toBe('vs. div.,"a,b"\r\n');
+  });
+});
+
+describe('tableToIpc', () => {
+  it('round-trips an Arrow table through the IPC stream format with the same types and values', () => {
+    const table = parseOperation('mens_summary', { plays: [makePlay(), makePlay({ id: 'x', homeScore: null })] }, { table: 'plays' }) as Table;
+    const bytes = tableToIpc(table);
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    // Stream format starts with a message (continuation marker 0xFFFFFFFF), not the file magic "ARROW1".
+    expect(Array.from(bytes.slice(0, 4))).toEqual([255, 255, 255, 255]);
+    const back = tableFromIPC(bytes);
+    expect(back.schema.fields.map((f) => [f.name, String(f.type), f.nullable])).toEqual(
+      table.schema.fields.map((f) => [f.name, String(f.type), true]),
+    );
+    expect(back.numRows).toBe(2);
+    expect(back.getChild('home_score')?.toArray()[0]).toBe(2);
+    expect(back.getChild('home_score')?.get(1)).toBeNull();
+    expect(back.getChild('scoring_play')?.get(0)).toBe(true);
+    expect(back.getChild('id')?.get(1)).toBe('x');
+  });
+
+  it('round-trips an empty table with its columns', () => {
+    const table = parseOperation('womens_scoreboard', {}) as Table;
+    const back = tableFromIPC(tableToIpc(table));
+    expect(back.numRows).toBe(0);
+    expect(back.schema.fields.map((f) => f.name)).toEqual(columnsFor('womens_scoreboard'));
+  });
+});
+
+describe('parseOperation options', () => {
+  const raw = { events: [makeEvent()] };
+  it('defaults to Arrow; flavour rows and return_as_pandas give rows', () => {
+    expect((parseOperation('mens_scoreboard', raw) as Table).numRows).toBe(1);
+    const rows = parseOperation('mens_scoreboard', raw, { flavour: 'rows' }) as Row[];
+    expect(rows[0]?.game_id).toBe('401000001');
+    expect(parseOperation('mens_scoreboard', raw, { return_as_pandas: true })).toEqual(rows);
+    expect((parseOperation('mens_scoreboard', raw, { return_as_pandas: false }) as Table).numRows).toBe(1);
+  });
+
+  it('summary gives its 14 tables, or one with table', () => {
+    const all = parseOperation('mens_summary', {}, { flavour: 'rows' }) as Record<string, Row[]>;
+    expect(Object.keys(all)).toHaveLength(14);
+    expect(parseOperation('mens_summary', { plays: [makePlay()] }, { flavour: 'rows', table: 'plays' })).toHaveLength(1);
+  });
+
+  it('rejects unknown operations, flavours and tables by code', () => {
+    expect(() => parseOperation('mens_nope', {})).toThrow(expect.objectContaining({ code: 'UNKNOWN_OPERATION' }));
+    expect(() => parseOperation('mens_summary', {}, { flavour: 'pandas' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => parseOperation('mens_summary', {}, { table: 'nope' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => parseOperation('mens_news', {}, { table: 'plays' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+
+  it('columnsFor: fixed tables only', () => {
+    expect(columnsFor('mens_summary', 'plays')?.slice(0, 3)).toEqual(['id', 'sequence_number', 'text']);
+    expect(columnsFor('mens_summary')).toBeUndefined();
+    expect(columnsFor('mens_draft')).toBeUndefined();
+    expect(columnsFor('nope')).toBeUndefined();
+    expect(columnsFor('mens_news')).toContain('byline');
+    expect(columnsFor('womens_news')).not.toContain('byline');
+    expect(columnsFor('womens_news')).toContain('links_web_self_dsi_href');
+    expect(columnsFor('mens_summary', 'game_info')).toContain('venue_short_name');
+    expect(columnsFor('womens_summary', 'game_info')).not.toContain('venue_short_name');
+    expect(columnsFor('womens_summary', 'header')).toContain('game_note');
+    expect(columnsFor('mens_summary', 'header')).not.toContain('game_note');
+    expect(columnsFor('womens_summary', 'season_series')).toContain('round');
+    expect(columnsFor('mens_standings')).toContain('vs. div.');
+  });
+
+  it('operationCsv writes one table with its columns', () => {
+    const csv = operationCsv('mens_summary', { plays: [makePlay({ text: 'a, "b"' })] }, 'plays');
+    const [header, line] = csv.split('\r\n');
+    expect(header?.split(',')).toEqual(columnsFor('mens_summary', 'plays'));
+    expect(line).toContain('"a, ""b"""');
+    expect(() => operationCsv('mens_summary', {})).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+});

@@ -1,0 +1,216 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { GameEvent } from '../../streams/events.js';
+import { silentLogger, type Logger } from '../../src/log.js';
+import { alertsFired, alertsStale, queueDepth } from '../../src/metrics.js';
+import { DEFAULT_PREFIX, EVENTS_QUEUE, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import { idempotencyKey, webhookJobOptions, type WebhookJobData } from '../webhooks/jobs.js';
+import type { AlertsConfig, SubscriberConfig } from './config.js';
+import { GameStore } from './game-store.js';
+import { evaluate } from './rules.js';
+import type { Alert } from './types.js';
+
+export interface AlertWorkerOptions {
+  redisUrl: string;
+  prefix?: string;
+  config: AlertsConfig;
+  /** Events evaluated at once by this process (different games run in parallel). */
+  concurrency?: number;
+  logger?: Logger;
+  /** Wall clock in ms, for the staleness horizon. */
+  now?: () => number;
+  /**
+   * How long an event whose predecessor (seq - 1) has not been applied yet waits for it before it
+   * is applied anyway. Events of one game taken by different workers arrive out of order by
+   * milliseconds; a real gap (an event dropped upstream) costs this much once.
+   */
+  gapWaitMs?: number;
+  /** Called for each alert sent (after de-duplication and the staleness check). */
+  onAlert?: (alert: Alert) => void;
+}
+
+export interface AlertWorker {
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// Alerts kept in `<prefix>alerts` for inspection (newest first).
+const ALERT_LIST_LENGTH = 1_000;
+// An alert key only has to outlive any replay of its game: a week.
+const FIRED_TTL_SECONDS = 7 * 24 * 3600;
+// Polling for a missing predecessor: short against the gap wait, cheap for Redis.
+const GAP_POLL_MS = 15;
+// How often queue depths are sampled into the gauge.
+const DEPTH_SAMPLE_MS = 5_000;
+
+/**
+ * Consumes `courtside-events`, evaluates the rules per game in `seq` order (a per-game Redis lock
+ * plus a wait for the predecessor), and sends each alert once: a deterministic id, a `fired` key
+ * in Redis, and deterministic webhook job ids. Alerts older than `staleAfterSeconds` are dropped.
+ */
+export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
+  const logger = options.logger ?? silentLogger;
+  const config = options.config;
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const now = options.now ?? Date.now;
+  const gapWaitMs = options.gapWaitMs ?? 2_000;
+  const connection: Redis = createRedisConnection(options.redisUrl);
+  const commands: Redis = createRedisConnection(options.redisUrl);
+  const store = new GameStore(commands, prefix);
+  const webhooks = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
+  webhooks.on('error', (err) => logger.error({ err: err.message }, 'webhook queue error'));
+  const events = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
+  events.on('error', () => undefined);
+  const teamFilter = config.teams ? new Set(config.teams.map((t) => t.toUpperCase())) : null;
+
+  function wanted(event: GameEvent, leagues: readonly string[], teams: Set<string> | null): boolean {
+    if (!leagues.includes(event.league)) return false;
+    if (!teams) return true;
+    const { home, away } = event.teams;
+    return [home.id, home.abbreviation, away.id, away.abbreviation].some((t) => teams.has(t.toUpperCase()));
+  }
+
+  function subscribed(sub: SubscriberConfig, event: GameEvent): boolean {
+    return wanted(event, sub.leagues ?? config.leagues, sub.teams ? new Set(sub.teams.map((t) => t.toUpperCase())) : null);
+  }
+
+  async function sendAlert(alert: Alert, event: GameEvent): Promise<void> {
+    const ageMs = now() - Date.parse(alert.at);
+    if (ageMs > config.staleAfterSeconds * 1000) {
+      alertsStale.inc();
+      logger.debug({ alert: alert.id, ageMs }, 'stale alert dropped');
+      return;
+    }
+    const firedKey = `${prefix}alerts:fired:${alert.id}`;
+    if ((await commands.exists(firedKey)) === 1) return;
+    const targets = config.subscribers.filter(
+      (sub) => (sub.alerts === undefined || sub.alerts.includes('*') || sub.alerts.includes(alert.rule)) && subscribed(sub, event),
+    );
+    // Webhook jobs first (their ids make a repeat a no-op), then the fired mark: a crash in between
+    // re-runs this alert on retry without a second delivery.
+    if (targets.length > 0) {
+      await webhooks.addBulk(
+        targets.map((sub) => {
+          const key = idempotencyKey(alert.id, sub.id);
+          return {
+            name: alert.rule,
+            data: {
+              subscriberId: sub.id,
+              url: sub.url,
+              idempotencyKey: key,
+              kind: 'alert' as const,
+              payload: { kind: 'alert', ...alert },
+              queuedAt: new Date(now()).toISOString(),
+              eventTimeMs: Date.parse(event.at),
+            },
+            opts: webhookJobOptions(key, config.attempts, config.backoffMs),
+          };
+        }),
+      );
+    }
+    await commands
+      .multi()
+      .lpush(`${prefix}alerts`, JSON.stringify(alert))
+      .ltrim(`${prefix}alerts`, 0, ALERT_LIST_LENGTH - 1)
+      .set(firedKey, '1', 'EX', FIRED_TTL_SECONDS)
+      .exec();
+    alertsFired.inc({ rule: alert.rule });
+    logger.info({ alert: alert.id, text: alert.text }, 'alert');
+    options.onAlert?.(alert);
+  }
+
+  async function sendEvent(event: GameEvent): Promise<void> {
+    const targets = config.subscribers.filter((sub) => sub.events.includes(event.type) && subscribed(sub, event));
+    if (targets.length === 0) return;
+    await webhooks.addBulk(
+      targets.map((sub) => {
+        const key = idempotencyKey(event.id, sub.id);
+        return {
+          name: event.type,
+          data: {
+            subscriberId: sub.id,
+            url: sub.url,
+            idempotencyKey: key,
+            kind: 'event' as const,
+            payload: { kind: 'event', ...event },
+            queuedAt: new Date(now()).toISOString(),
+            eventTimeMs: Date.parse(event.at),
+          },
+          opts: webhookJobOptions(key, config.attempts, config.backoffMs),
+        };
+      }),
+    );
+  }
+
+  async function process(job: Job<GameEvent>): Promise<string> {
+    const event = job.data;
+    if (!wanted(event, config.leagues, teamFilter)) return 'filtered';
+    const deadline = Date.now() + gapWaitMs;
+    for (;;) {
+      const token = await store.lock(event.league, event.gameId);
+      if (token) {
+        try {
+          const state = await store.load(event.league, event.gameId);
+          const last = state?.lastSeq ?? 0;
+          if (state && event.seq <= last) return 'duplicate';
+          if (event.seq === last + 1 || Date.now() >= deadline) {
+            if (event.seq !== last + 1) {
+              logger.debug({ game: event.gameId, seq: event.seq, last }, 'gap in seq; applying anyway');
+            }
+            const { state: next, alerts } = evaluate(state, event, config.rules);
+            for (const alert of alerts) await sendAlert(alert, event);
+            await sendEvent(event);
+            await store.save(event.league, event.gameId, next);
+            return `applied:${alerts.length}`;
+          }
+        } finally {
+          await store.unlock(event.league, event.gameId, token).catch(() => undefined);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, GAP_POLL_MS));
+    }
+  }
+
+  const worker = new Worker<GameEvent>(EVENTS_QUEUE, process, {
+    connection,
+    prefix: bullPrefix(prefix),
+    // Evaluation is a few Redis round trips; 4 overlaps them without starving the event loop.
+    concurrency: options.concurrency ?? 4,
+  });
+  worker.on('error', (err) => logger.error({ err: err.message }, 'alert worker error'));
+  worker.on('failed', (job, err) => logger.warn({ job: job?.id, err: err.message }, 'event evaluation failed'));
+
+  const sampler = setInterval(() => {
+    void Promise.all([
+      events.getJobCounts('waiting', 'delayed', 'prioritized'),
+      webhooks.getJobCounts('waiting', 'delayed', 'prioritized'),
+    ])
+      .then(([e, w]) => {
+        queueDepth.set({ queue: EVENTS_QUEUE }, sum(e));
+        queueDepth.set({ queue: WEBHOOKS_QUEUE }, sum(w));
+      })
+      .catch(() => undefined);
+  }, DEPTH_SAMPLE_MS);
+  sampler.unref();
+
+  let closing: Promise<void> | null = null;
+  return {
+    async ready() {
+      await worker.waitUntilReady();
+    },
+    close() {
+      closing ??= (async () => {
+        clearInterval(sampler);
+        await worker.close();
+        await Promise.all([webhooks.close(), events.close()]);
+        connection.disconnect();
+        commands.disconnect();
+      })();
+      return closing;
+    },
+  };
+}
+
+function sum(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,41 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** The BullMQ queue every engine event is added to. */
+export const EVENTS_QUEUE = 'courtside-events';
+/** The BullMQ queue of webhook deliveries (one job per alert or event per subscriber). */
+export const WEBHOOKS_QUEUE = 'courtside-webhooks';
+/** The project's default Redis key prefix (the bus uses the same). */
+export const DEFAULT_PREFIX = 'courtside:';
+
+/**
+ * BullMQ joins its prefix and the queue name with ':' itself, so the project prefix loses its
+ * trailing ':' (`courtside:` gives keys `courtside:courtside-events:...`, still under the prefix).
+ */
+export function bullPrefix(prefix: string = DEFAULT_PREFIX): string {
+  return prefix.endsWith(':') ? prefix.slice(0, -1) : prefix;
+}
+
+/**
+ * BullMQ 6 refuses custom job ids that contain ':' (unless split into exactly 3 parts) and ids that
+ * parse as integers. Event ids look like `mens:401585607:play.added:40158560712`, so ':' and '%'
+ * are percent-encoded; `fromJobId` reverses it exactly. The `e.` head keeps any id non-numeric.
+ */
+export function toJobId(eventId: string): string {
+  return `e.${eventId.replace(/%/g, '%25').replace(/:/g, '%3A')}`;
+}
+
+export function fromJobId(jobId: string): string {
+  const body = jobId.startsWith('e.') ? jobId.slice(2) : jobId;
+  return body.replace(/%3A/g, ':').replace(/%25/g, '%');
+}
+
+/**
+ * A Redis connection for BullMQ. BullMQ's ESM build cannot load ioredis from connection options,
+ * so it is always handed an instance. Workers (blocking commands) need `maxRetriesPerRequest: null`.
+ */
+export function createRedisConnection(url: string, options: RedisOptions = {}): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, ...options });
+  // An 'error' event without a listener would throw; reconnects are ioredis' job, callers log.
+  redis.on('error', () => undefined);
+  return redis;
+}

@@ -1,0 +1,94 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { silentLogger, type Logger } from '../../src/log.js';
+import { webhookDeliveries } from '../../src/metrics.js';
+import type { AlertsConfig, SubscriberConfig } from '../alerts/config.js';
+import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import { deliverWebhook } from './deliver.js';
+import type { WebhookJobData } from './jobs.js';
+
+export interface WebhookWorkerOptions {
+  redisUrl: string;
+  prefix?: string;
+  config: Pick<AlertsConfig, 'subscribers' | 'allowPrivateAddresses' | 'timeoutMs'>;
+  /** Deliveries in flight at once in this process. */
+  concurrency?: number;
+  logger?: Logger;
+  /** Called after each successful delivery (benchmarks, tests). */
+  onDelivered?: (job: WebhookJobData, status: number) => void;
+}
+
+export interface WebhookWorker {
+  /** Resolves once connected and consuming. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Consumes `courtside-webhooks`: POSTs each delivery, signed with the subscriber's current secret.
+ * A non-2xx answer throws, so BullMQ retries with the job's exponential backoff; after the last
+ * attempt the job stays in the failed set (see `webhooks failed` / `webhooks retry`).
+ */
+export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const logger = options.logger ?? silentLogger;
+  const subscribers = new Map<string, SubscriberConfig>(options.config.subscribers.map((s) => [s.id, s]));
+  const connection: Redis = createRedisConnection(options.redisUrl);
+
+  async function process(job: Job<WebhookJobData>): Promise<{ status: number }> {
+    const data = job.data;
+    const subscriber = subscribers.get(data.subscriberId);
+    if (!subscriber) {
+      webhookDeliveries.inc({ outcome: 'refused' });
+      throw new UnrecoverableError(`subscriber ${data.subscriberId} is not in the rules file`);
+    }
+    try {
+      const result = await deliverWebhook({
+        url: subscriber.url,
+        secret: subscriber.secret,
+        body: JSON.stringify(data.payload),
+        idempotencyKey: data.idempotencyKey,
+        timeoutMs: options.config.timeoutMs,
+        allowPrivateAddresses: options.config.allowPrivateAddresses,
+      });
+      webhookDeliveries.inc({ outcome: 'delivered' });
+      options.onDelivered?.(data, result.status);
+      return { status: result.status };
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'WEBHOOK_REFUSED') {
+        webhookDeliveries.inc({ outcome: 'refused' });
+        logger.warn({ subscriber: subscriber.id, err: (err as Error).message }, 'webhook refused');
+        // Retrying cannot make a forbidden address allowed.
+        throw new UnrecoverableError((err as Error).message);
+      }
+      webhookDeliveries.inc({ outcome: 'failed' });
+      logger.info(
+        { subscriber: subscriber.id, attempt: job.attemptsMade + 1, err: (err as Error).message },
+        'webhook delivery failed',
+      );
+      throw err;
+    }
+  }
+
+  const worker = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, process, {
+    connection,
+    prefix: bullPrefix(options.prefix),
+    // Deliveries wait on the network, not the CPU: many in flight cost little.
+    concurrency: options.concurrency ?? 16,
+  });
+  worker.on('error', (err) => logger.error({ err: err.message }, 'webhook worker error'));
+
+  let closing: Promise<void> | null = null;
+  return {
+    async ready() {
+      await worker.waitUntilReady();
+    },
+    close() {
+      closing ??= (async () => {
+        await worker.close();
+        connection.disconnect();
+      })();
+      return closing;
+    },
+  };
+}
