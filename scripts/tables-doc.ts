@@ -9,5 +9,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = resolve(process.env.COURTSIDE_FIXTURES ?? join(root, '..', 'shared', 'fixtures', 'espn'));
 const target = join(root, 'docs', 'tables.md');
 const config = (await resolveConfig(target)) ?? {};
-writeFileSync(target, await format(renderTablesDoc(collectGenericSamples(fixtures)), { ...config, filepath: target }));
+writeFileSync(
+  target,
+  await format(renderTablesDoc(collectGenericSamples(fixtures)), { ...config, filepath: target }),
+);
 console.log(`wrote ${target}`);

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Subscription } from 'rxjs';
 import type { Engine } from '../streams/engine.js';
 import { createEngine } from '../streams/engine.js';
 import { createEventProducer } from '../workers/producer.js';
+import { bullPrefix, createRedisConnection, EVENTS_QUEUE, WEBHOOKS_QUEUE } from '../workers/queues.js';
 import { createBus } from './bus/index.js';
 import type { Bus } from './bus/types.js';
 import { describeConfig, type Config } from './config.js';
 import { LEAGUES } from './espn/leagues.js';
 import { createClient, type CourtsideClient } from './espn/client.js';
 import { silentLogger, type Logger } from './log.js';
+import { queueDepth } from './metrics.js';
 import { createApiRoutes, createUpstreamTracker } from './server/routes/index.js';
 import type { RouteHandler } from './server/http-types.js';
 import { createDaemonServer, type DaemonServer } from './server/server.js';
@@ -76,7 +79,8 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     bus,
     instanceId,
     intervals: { summaryMs: config.summaryIntervalMs },
-    logger: logger.child({ component: 'engine' }),
+    // The engine names itself in its logs (component: engine).
+    logger,
   });
 
   const producer = config.redisUrl
@@ -88,6 +92,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     : undefined;
 
   const pinger = config.redisUrl ? createPinger(config.redisUrl, logger) : undefined;
+  const depth = config.redisUrl ? createQueueDepthProbe(config.redisUrl, config.prefix) : undefined;
 
   const routes = [
     ...createApiRoutes({
@@ -100,6 +105,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
       },
       auth: config.tokens.length > 0,
       logger: logger.child({ component: 'http' }),
+      ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
     }),
     ...(options.routes ?? []),
   ];
@@ -152,6 +158,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     await step('bus', () => bus.close());
     await step('client', () => client.close());
     await step('redis ping', () => pinger?.close());
+    await step('queue depth', () => depth?.close());
   }
 
   function close(): Promise<void> {
@@ -181,6 +188,54 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     instanceId,
     start,
     close,
+  };
+}
+
+/**
+ * Queue depth for `/metrics`, read from BullMQ when Prometheus scrapes (the workers may run in
+ * other processes, so this process's gauges would otherwise only know its own buffer).
+ */
+function createQueueDepthProbe(
+  url: string,
+  prefix: string,
+): { refresh(): Promise<void>; close(): Promise<void> } {
+  let queues: Queue[] | undefined;
+  let connection: Redis | undefined;
+  return {
+    async refresh() {
+      if (!queues) {
+        // Fail fast while Redis is away: a scrape must not hang on it.
+        connection = createRedisConnection(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+        queues = [EVENTS_QUEUE, WEBHOOKS_QUEUE].map(
+          (name) => new Queue(name, { connection: connection as Redis, prefix: bullPrefix(prefix) }),
+        );
+        for (const queue of queues) queue.on('error', () => undefined);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('queue depth timed out')), REDIS_PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([
+          Promise.all(
+            queues.map(async (queue) => {
+              const counts = await queue.getJobCounts('waiting', 'delayed', 'prioritized');
+              queueDepth.set(
+                { queue: queue.name },
+                Object.values(counts).reduce((a, b) => a + b, 0),
+              );
+            }),
+          ),
+          timeout,
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      await Promise.all((queues ?? []).map((q) => q.close().catch(() => undefined)));
+      connection?.disconnect();
+    },
   };
 }
 

@@ -53,6 +53,10 @@ export type { ErrorCode } from './errors.js';
 export { columnsFor, parseOperation, tableToIpc, toCsv } from './tables/index.js';
 export type { Flavour, ParseOptions, Row, SummaryTableName, TabularResult } from './tables/index.js';
 
+// Live engine
+export { createEngine, createSnapshotSource } from '../streams/engine.js';
+export type { Engine, EngineIntervals, EngineOptions, PollerStatus } from '../streams/engine.js';
+
 // Events
 export { EVENT_TYPES, isEventType } from '../streams/events.js';
 export type {

@@ -18,7 +18,9 @@ export function scoreboardDelay(
   now: number,
   intervals: Pick<EngineIntervals, 'scoreboardLiveMs' | 'scoreboardGameDayMs' | 'scoreboardIdleMs'>,
 ): number {
-  if (games.some((g) => g.state === 'in' || (g.state === 'pre' && g.start !== null && g.start - now <= SOON_MS))) {
+  if (
+    games.some((g) => g.state === 'in' || (g.state === 'pre' && g.start !== null && g.start - now <= SOON_MS))
+  ) {
     return intervals.scoreboardLiveMs;
   }
   return games.length > 0 ? intervals.scoreboardGameDayMs : intervals.scoreboardIdleMs;
@@ -26,5 +28,8 @@ export function scoreboardDelay(
 
 /** A game's summary is polled while it is in progress, or from 2 minutes before its start. */
 export function wantsSummary(game: ScheduledGame, now: number): boolean {
-  return game.state === 'in' || (game.state === 'pre' && game.start !== null && game.start - now <= SUMMARY_LEAD_MS);
+  return (
+    game.state === 'in' ||
+    (game.state === 'pre' && game.start !== null && game.start - now <= SUMMARY_LEAD_MS)
+  );
 }

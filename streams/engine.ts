@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import {
   EMPTY,
@@ -19,17 +20,11 @@ import type { Bus, GameKey } from '../src/bus/types.js';
 import { CourtsideError, InvalidOptionsError } from '../src/errors.js';
 import { backoffDelay } from '../src/espn/backoff.js';
 import { isLeague, type League } from '../src/espn/leagues.js';
-import { silentLogger, type Logger } from '../src/log.js';
+import { silentLogger } from '../src/log.js';
 import { eventsEmitted, pollErrors, pollLag, trackedGames } from '../src/metrics.js';
 import { parsePlays, parseScoreboard } from '../src/tables/index.js';
 import { scoreboardDelay, wantsSummary, type ScheduledGame } from './cadence.js';
-import type {
-  Engine,
-  EngineIntervals,
-  EngineOptions,
-  PollerState,
-  PollerStatus,
-} from './engine-types.js';
+import type { Engine, EngineIntervals, EngineOptions, PollerState, PollerStatus } from './engine-types.js';
 import type { GameEvent, GameSnapshot, GameState, PlayRow } from './events.js';
 import { diffSummary } from './game-diff.js';
 import { restoreGameState, type GameDiffState } from './game-state.js';
@@ -51,6 +46,8 @@ export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'b
 export const MIN_SUMMARY_INTERVAL_MS = 1_000;
 // A lease outlives two missed renewals, so one slow poll does not hand the game over.
 const LEASE_TTL_FACTOR = 3;
+// close() waits this long (real time) for polls in flight, then gives up on them.
+const CLOSE_WAIT_MS = 2_000;
 
 type PollOutcome = 'continue' | 'stop';
 
@@ -88,7 +85,9 @@ function resolveIntervals(options: EngineOptions): EngineIntervals {
   };
   for (const [name, value] of Object.entries(out)) {
     if (!Number.isFinite(value) || value <= 0) {
-      throw new InvalidOptionsError(`intervals.${name} must be a positive number of ms, got ${String(value)}`);
+      throw new InvalidOptionsError(
+        `intervals.${name} must be a positive number of ms, got ${String(value)}`,
+      );
     }
   }
   if (out.summaryMs < MIN_SUMMARY_INTERVAL_MS && options.allowFastIntervals !== true) {
@@ -123,6 +122,8 @@ export function createEngine(options: EngineOptions): Engine {
   const boards = new Map<League, { status: PollerStatus; sub: Subscription | null }>();
   const inflight = new Set<Promise<unknown>>();
   const abort = new AbortController();
+  // One signal is shared by every in-flight call (one per live game): not a listener leak.
+  setMaxListeners(0, abort.signal);
   let started = false;
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -131,7 +132,12 @@ export function createEngine(options: EngineOptions): Engine {
   const iso = (ms: number) => new Date(ms).toISOString();
   const keyOf = (league: League, gameId: string) => `${league}:${gameId}`;
 
-  const newStatus = (poller: PollerStatus['poller'], league: League, gameId: string | null, intervalMs: number): PollerStatus => ({
+  const newStatus = (
+    poller: PollerStatus['poller'],
+    league: League,
+    gameId: string | null,
+    intervalMs: number,
+  ): PollerStatus => ({
     poller,
     league,
     gameId,
@@ -164,7 +170,14 @@ export function createEngine(options: EngineOptions): Engine {
     status.backoffMs = delay;
     pollErrors.inc({ league: status.league, poller: status.poller, code: info.code });
     logger.warn(
-      { league: status.league, gameId: status.gameId, poller: status.poller, code: info.code, failures: status.failures, backoffMs: delay },
+      {
+        league: status.league,
+        gameId: status.gameId,
+        poller: status.poller,
+        code: info.code,
+        failures: status.failures,
+        backoffMs: delay,
+      },
       `poll failed: ${info.message}`,
     );
     return delay;
@@ -172,7 +185,10 @@ export function createEngine(options: EngineOptions): Engine {
 
   const succeeded = (status: PollerStatus): void => {
     if (status.failures > 0) {
-      logger.info({ league: status.league, gameId: status.gameId, poller: status.poller, after: status.failures }, 'poller recovered');
+      logger.info(
+        { league: status.league, gameId: status.gameId, poller: status.poller, after: status.failures },
+        'poller recovered',
+      );
     }
     status.failures = 0;
     status.backoffMs = null;
@@ -181,7 +197,8 @@ export function createEngine(options: EngineOptions): Engine {
 
   const refreshGauge = (): void => {
     const counts = new Map<string, number>();
-    for (const league of leagues) for (const s of ['pre', 'in', 'post'] as GameState[]) counts.set(`${league}|${s}`, 0);
+    for (const league of leagues)
+      for (const s of ['pre', 'in', 'post'] as GameState[]) counts.set(`${league}|${s}`, 0);
     for (const t of trackers.values()) {
       if (t.sub === null) continue;
       const s = t.diff?.meta.state ?? t.scheduled?.state ?? 'pre';
@@ -251,7 +268,10 @@ export function createEngine(options: EngineOptions): Engine {
     }
     succeeded(status);
     status.state = 'polling';
-    status.gameState = result.header.state;
+    if (status.gameState !== result.header.state) {
+      status.gameState = result.header.state;
+      refreshGauge();
+    }
     pollLag.observe({ league: key.league, poller: 'summary' }, Math.max(0, now() - due) / 1000);
     if (result.header.state === 'post') {
       t.postPolls++;
@@ -300,6 +320,8 @@ export function createEngine(options: EngineOptions): Engine {
       );
     }
     t.holding = false;
+    // The state stays on the bus (snapshots); this instance no longer needs its copy.
+    t.diff = null;
     logger.info({ ...t.key, finished: t.finished }, 'summary poller stopped');
     refreshGauge();
   }
@@ -313,7 +335,11 @@ export function createEngine(options: EngineOptions): Engine {
   // ---- scoreboard pollers ----------------------------------------------------------------
 
   async function pollScoreboard(league: League): Promise<number> {
-    const raw = await client.call(`${league}_scoreboard`, {}, { returnParsed: false, fresh: true, signal: abort.signal });
+    const raw = await client.call(
+      `${league}_scoreboard`,
+      {},
+      { returnParsed: false, fresh: true, signal: abort.signal },
+    );
     if (closed) return intervals.scoreboardIdleMs;
     const rows = parseScoreboard(raw, league) as unknown as Array<Record<string, unknown>>;
     const at = now();
@@ -357,13 +383,17 @@ export function createEngine(options: EngineOptions): Engine {
       }
     }
     // Forget games that left the scoreboard and are not being polled.
-    for (const [k, t] of trackers) if (t.key.league === league && !seen.has(k) && t.sub === null) trackers.delete(k);
+    for (const [k, t] of trackers)
+      if (t.key.league === league && !seen.has(k) && t.sub === null) trackers.delete(k);
     refreshGauge();
     return scoreboardDelay(listed, at, intervals);
   }
 
   function startScoreboard(league: League): void {
-    const board = { status: newStatus('scoreboard', league, null, intervals.scoreboardIdleMs), sub: null as Subscription | null };
+    const board = {
+      status: newStatus('scoreboard', league, null, intervals.scoreboardIdleMs),
+      sub: null as Subscription | null,
+    };
     boards.set(league, board);
     let nextDelay = intervals.scoreboardIdleMs;
     board.sub = defer(() => {
@@ -380,7 +410,11 @@ export function createEngine(options: EngineOptions): Engine {
           return delay;
         }),
         catchError((error: unknown) => {
-          nextDelay = failed(board.status, error, Math.min(intervals.backoffBaseMs, intervals.scoreboardLiveMs));
+          nextDelay = failed(
+            board.status,
+            error,
+            Math.min(intervals.backoffBaseMs, intervals.scoreboardLiveMs),
+          );
           return EMPTY;
         }),
         repeat({ delay: () => timer(nextDelay, scheduler) }),
@@ -403,7 +437,8 @@ export function createEngine(options: EngineOptions): Engine {
     status(): PollerStatus[] {
       const out: PollerStatus[] = [];
       for (const b of boards.values()) out.push({ ...b.status });
-      for (const t of trackers.values()) if (t.sub !== null || t.status.state !== 'idle') out.push({ ...t.status });
+      for (const t of trackers.values())
+        if (t.sub !== null || t.status.state !== 'idle') out.push({ ...t.status });
       return out;
     },
     start(): void {
@@ -428,7 +463,11 @@ export function createEngine(options: EngineOptions): Engine {
           t.holding = false;
           t.status.state = 'stopped';
         }
-        await Promise.allSettled([...inflight]);
+        // In-flight polls were aborted; a bus call may still hang, so wait a bounded time only.
+        await Promise.race([
+          Promise.allSettled([...inflight]),
+          new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+        ]);
         await Promise.allSettled(held.map((key) => bus.releaseLease(key, instanceId)));
         refreshGauge();
         subject.complete();

@@ -18,7 +18,8 @@ export function eventIds(league: League, gameId: string) {
     periodStarted: (period: number) => `${base}:period.started:${period}`,
     periodEnded: (period: number) => `${base}:period.ended:${period}`,
     /** `epoch`: how many times the score went down before; away-home like the plays' columns. */
-    scoreChanged: (score: Score, epoch: number) => `${base}:score.changed:${score.away}-${score.home}${again(epoch)}`,
+    scoreChanged: (score: Score, epoch: number) =>
+      `${base}:score.changed:${score.away}-${score.home}${again(epoch)}`,
     /** `previousAdds`: times the play was added before (0 for the first). */
     playAdded: (playId: string, previousAdds: number) => `${base}:play.added:${playId}${again(previousAdds)}`,
     /** `n`: the play's n-th update (1-based); `fp`: fingerprint of the new row. */

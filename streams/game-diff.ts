@@ -2,7 +2,7 @@ import type { GameStateDelta, NewGameEvent } from '../src/bus/types.js';
 import type { EventDataMap, EventType, GameSnapshot, PlayRow, Score, TeamRef } from './events.js';
 import { eventIds } from './event-ids.js';
 import { toEntry, type GameDiffState, type GameMeta } from './game-state.js';
-import { diffPlays, type PlayDiff, type PlayRecord } from './play-diff.js';
+import { diffPlays, setRecords, type PlayDiff, type PlayRecord } from './play-diff.js';
 import { sameRawPlay, type RawPlay } from './play-fingerprint.js';
 import {
   compareProgress,
@@ -62,7 +62,9 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   const meta = state.meta;
   const body = raw as Obj;
 
-  if (meta.state !== null && !isIrregularStatus(h.name) && isStale(h, meta, body.plays, state.plays.order.length)) {
+  // Leaving or entering a postponement/suspension is news, never staleness.
+  const irregular = isIrregularStatus(h.name) || isIrregularStatus(meta.statusName);
+  if (meta.state !== null && !irregular && isStale(h, meta, body.plays, state.plays.order.length)) {
     if (state.staleStreak + 1 < STALE_ACCEPT_AFTER) {
       state.staleStreak++;
       return {
@@ -117,7 +119,11 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
       if (c.kind === 'removed') {
         push('play.removed', ids.playRemoved(c.id, base.removes - 1), { playId: c.id, play: c.row });
       } else if (c.kind === 'added') {
-        push('play.added', ids.playAdded(c.id, base.adds - 1), { play: c.row, after: c.after, index: c.index });
+        push('play.added', ids.playAdded(c.id, base.adds - 1), {
+          play: c.row,
+          after: c.after,
+          index: c.index,
+        });
       } else {
         push('play.updated', ids.playUpdated(c.id, base.updates, base.fp ?? ''), {
           play: c.row,
@@ -131,20 +137,52 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   const records: Map<string, PlayRecord> = plays?.records ?? new Map();
   const current = (id: string): PlayRecord | undefined => records.get(id) ?? state.plays.records.get(id);
 
-  // 3. Win probability, per play id.
+  // 3. Win probability, per play id. The list is re-sent whole each poll; an entry equal to the
+  // one at the same position last poll is unchanged without a lookup.
+  let wpSeen: GameDiffState['wpSeen'] = state.wpSeen;
   if (Array.isArray(body.winprobability)) {
+    const list = body.winprobability as unknown[];
+    const prev = state.wpSeen;
+    const seenIds: string[] = [];
+    const seenValues: number[] = [];
     let latest: GameMeta['winProbability'] = meta.winProbability;
-    for (const item of body.winprobability as unknown[]) {
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
       if (!isObj(item)) continue;
-      const playId = typeof item.playId === 'string' ? item.playId : typeof item.playId === 'number' ? String(item.playId) : null;
-      const wp = typeof item.homeWinPercentage === 'number' && Number.isFinite(item.homeWinPercentage) ? item.homeWinPercentage : null;
+      const playId =
+        typeof item.playId === 'string'
+          ? item.playId
+          : typeof item.playId === 'number'
+            ? String(item.playId)
+            : null;
+      const wp =
+        typeof item.homeWinPercentage === 'number' && Number.isFinite(item.homeWinPercentage)
+          ? item.homeWinPercentage
+          : null;
       if (playId === null || wp === null) continue;
-      const tie = typeof item.tiePercentage === 'number' && Number.isFinite(item.tiePercentage) ? item.tiePercentage : null;
+      const at = seenIds.length;
+      seenIds.push(playId);
+      seenValues.push(wp);
+      const tie =
+        typeof item.tiePercentage === 'number' && Number.isFinite(item.tiePercentage)
+          ? item.tiePercentage
+          : null;
       latest = { playId, homeWinPercentage: wp, tiePercentage: tie };
+      if (prev !== null && prev.ids[at] === playId && prev.values[at] === wp) continue;
       const cur = current(playId);
       if (cur !== undefined && cur.wp === wp) continue;
       const record: PlayRecord = {
-        ...(cur ?? { row: null, fp: null, after: null, wp: null, tie: null, adds: 0, updates: 0, removes: 0, wpChanges: 0 }),
+        ...(cur ?? {
+          row: null,
+          fp: null,
+          after: null,
+          wp: null,
+          tie: null,
+          adds: 0,
+          updates: 0,
+          removes: 0,
+          wpChanges: 0,
+        }),
         wp,
         tie,
         wpChanges: (cur?.wpChanges ?? 0) + 1,
@@ -158,6 +196,7 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
       });
     }
     next.winProbability = latest;
+    wpSeen = { ids: seenIds, values: seenValues };
   }
 
   // 4. Score: the header's (ahead of the last play's running score while live).
@@ -225,7 +264,8 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     const row = current(order[i] as string)?.row;
     if (row) recentPlays.push(row);
   }
-  const scoreboardRow = ctx.scoreboardRow === undefined ? (meta.snapshot?.scoreboard ?? null) : ctx.scoreboardRow;
+  const scoreboardRow =
+    ctx.scoreboardRow === undefined ? (meta.snapshot?.scoreboard ?? null) : ctx.scoreboardRow;
   const snapshot: GameSnapshot = {
     league: state.league,
     gameId: state.gameId,
@@ -233,7 +273,10 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     state: h.state,
     status: { name: h.name, detail: h.detail, description: h.description },
     teams: next.teams,
-    score: h.home.score !== null && h.away.score !== null ? { home: h.home.score, away: h.away.score } : next.score,
+    score:
+      h.home.score !== null && h.away.score !== null
+        ? { home: h.home.score, away: h.away.score }
+        : next.score,
     period: next.period,
     clock: h.clock,
     date: h.date,
@@ -264,9 +307,13 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     header: h,
     apply() {
       state.meta = next;
-      for (const [id, r] of records) state.plays.records.set(id, r);
-      if (plays) state.plays.order = plays.order;
+      if (plays) {
+        state.plays.order = plays.order;
+        state.plays.recs = plays.recs;
+      }
+      setRecords(state.plays, records);
       state.staleStreak = 0;
+      state.wpSeen = wpSeen;
     },
   };
 }

@@ -53,6 +53,8 @@ export interface GameDiffState {
   plays: PlayState;
   /** Memory only: consecutive responses judged stale (see docs/events.md). */
   staleStreak: number;
+  /** Memory only: the last applied win-probability list (ids and values by position). */
+  wpSeen: { ids: string[]; values: number[] } | null;
 }
 
 export function initialMeta(): GameMeta {
@@ -80,7 +82,7 @@ export function initialMeta(): GameMeta {
 }
 
 export function newGameState(league: League, gameId: string): GameDiffState {
-  return { league, gameId, meta: initialMeta(), plays: emptyPlayState(), staleStreak: 0 };
+  return { league, gameId, meta: initialMeta(), plays: emptyPlayState(), staleStreak: 0, wpSeen: null };
 }
 
 export function toEntry(record: PlayRecord): PlayEntry {

@@ -30,12 +30,19 @@ export interface PlayRecord {
   src?: unknown;
   /** Memory only: the poll that last saw this id (duplicate and removal detection). */
   stamp?: number;
+  /** Memory only: index in `PlayState.order` as of the last poll that saw it. */
+  pos?: number;
 }
 
 export interface PlayState {
   records: Map<string, PlayRecord>;
   /** Ids of the live plays in the upstream's order as of the last applied poll. */
   order: string[];
+  /**
+   * Memory only: the records of `order`, same index (empty after a restore). Lets a play found at
+   * the same position as last poll skip the Map lookup, which is most plays of most polls.
+   */
+  recs: PlayRecord[];
   /** Memory only: increases per diff. */
   stamp: number;
 }
@@ -68,12 +75,14 @@ export interface PlayDiff {
   /** New versions of records to store (changed content, position, or counters). */
   records: Map<string, PlayRecord>;
   order: string[];
+  /** The records of `order`, same index. */
+  recs: PlayRecord[];
   /** Plays skipped: no id, or an id already seen earlier in the same list. */
   skipped: number;
 }
 
 export function emptyPlayState(): PlayState {
-  return { records: new Map(), order: [], stamp: 0 };
+  return { records: new Map(), order: [], recs: [], stamp: 0 };
 }
 
 export function diffPlays<T>(state: PlayState, items: readonly T[], source: PlayDiffSource<T>): PlayDiff {
@@ -81,6 +90,9 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
   const { records } = state;
   const ids: string[] = [];
   const kept: T[] = [];
+  const found: Array<PlayRecord | undefined> = [];
+  const old = state.order;
+  const oldRecs = state.recs;
   let newIds: Set<string> | undefined;
   let liveSeen = 0;
   let skipped = 0;
@@ -92,7 +104,8 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
       skipped++;
       continue;
     }
-    const record = records.get(id);
+    const j = ids.length;
+    const record = (old[j] === id ? oldRecs[j] : undefined) ?? records.get(id);
     if (record !== undefined && record.row !== null) {
       if (record.stamp === stamp) {
         skipped++;
@@ -110,6 +123,7 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
     }
     ids.push(id);
     kept.push(item);
+    found.push(record);
   }
 
   const changes: PlayChange[] = [];
@@ -124,21 +138,28 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
       const tomb: PlayRecord = { ...record, row: null, fp: null, after: null, removes: record.removes + 1 };
       delete tomb.src;
       delete tomb.stamp;
+      delete tomb.pos;
       next.set(id, tomb);
       changes.push({ kind: 'removed', id, row: record.row, record: tomb });
     }
   }
 
   // Pass 2: position and content. `k` walks the old order; see the module comment.
-  const pending: Array<{ index: number; id: string; item: T; record: PlayRecord | undefined; moved: boolean }> = [];
+  const pending: Array<{
+    index: number;
+    id: string;
+    item: T;
+    record: PlayRecord | undefined;
+    moved: boolean;
+  }> = [];
   let moved: Set<string> | undefined;
   let k = 0;
-  const old = state.order;
+  const recs = new Array<PlayRecord>(ids.length);
   for (let j = 0; j < ids.length; j++) {
     const id = ids[j] as string;
     const item = kept[j] as T;
     const after = j === 0 ? null : (ids[j - 1] as string);
-    const record = records.get(id);
+    const record = found[j];
     if (record === undefined || record.row === null) {
       pending.push({ index: j, id, item, record, moved: false });
       continue;
@@ -151,8 +172,14 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
       isMoved = true;
     }
     const sameSource = record.src !== undefined && source.same(record.src as T, item);
+    record.pos = j;
+    recs[j] = record;
     if (!sameSource || isMoved) pending.push({ index: j, id, item, record, moved: isMoved });
-    else if (record.after !== after) next.set(id, { ...record, after });
+    else if (record.after !== after) {
+      const relinked = { ...record, after };
+      next.set(id, relinked);
+      recs[j] = relinked;
+    }
   }
 
   if (pending.length > 0) {
@@ -173,15 +200,19 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
           removes: base?.removes ?? 0,
           wpChanges: base?.wpChanges ?? 0,
           src: p.item,
+          pos: p.index,
         };
         next.set(p.id, record);
+        recs[p.index] = record;
         changes.push({ kind: 'added', id: p.id, row, after, index: p.index, record });
         return;
       }
       const diff = diffColumns(base.row, row);
       if (diff.changed.length === 0 && !p.moved) {
         // Source differed in a field no column shows, or the check was unsure: refresh silently.
-        next.set(p.id, { ...base, after, src: p.item });
+        const refreshed = { ...base, after, src: p.item, pos: p.index };
+        next.set(p.id, refreshed);
+        recs[p.index] = refreshed;
         return;
       }
       const record: PlayRecord = {
@@ -191,8 +222,10 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
         after,
         updates: base.updates + 1,
         src: p.item,
+        pos: p.index,
       };
       next.set(p.id, record);
+      recs[p.index] = record;
       changes.push({
         kind: 'updated',
         id: p.id,
@@ -205,11 +238,21 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
       });
     });
   }
-  return { changes, records: next, order: ids, skipped };
+  return { changes, records: next, order: ids, recs, skipped };
 }
 
 /** Makes a diff the current state (after its events were committed). */
-export function applyPlayDiff(state: PlayState, diff: Pick<PlayDiff, 'records' | 'order'>): void {
+export function applyPlayDiff(state: PlayState, diff: Pick<PlayDiff, 'records' | 'order' | 'recs'>): void {
   for (const [id, record] of diff.records) state.records.set(id, record);
   state.order = diff.order;
+  state.recs = diff.recs;
+}
+
+/** Stores changed records outside a play diff (win probability) and keeps `recs` aligned. */
+export function setRecords(state: PlayState, changed: Map<string, PlayRecord>): void {
+  for (const [id, record] of changed) {
+    state.records.set(id, record);
+    const pos = record.pos;
+    if (record.row !== null && pos !== undefined && state.order[pos] === id) state.recs[pos] = record;
+  }
 }

@@ -25,7 +25,8 @@ export interface HeaderSide {
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
 
 function num(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
@@ -54,7 +55,8 @@ export function readSummaryHeader(raw: unknown, where: string): SummaryHeader {
   const status = isObj(competition.status) ? competition.status : fail('competition has no status');
   const type = isObj(status.type) ? status.type : fail('status has no type');
   const state = type.state;
-  if (state !== 'pre' && state !== 'in' && state !== 'post') return fail(`status state ${String(state)} is unknown`);
+  if (state !== 'pre' && state !== 'in' && state !== 'post')
+    return fail(`status state ${String(state)} is unknown`);
   const competitors = Array.isArray(competition.competitors) ? competition.competitors : [];
   const home = competitors.find((c) => isObj(c) && c.homeAway === 'home');
   const away = competitors.find((c) => isObj(c) && c.homeAway === 'away');
@@ -117,7 +119,10 @@ const END_OF_PERIOD = /END_PERIOD|HALFTIME|END_OF_PERIOD/;
 
 /** The status says the current period is over (end of quarter, halftime). */
 export function isEndOfPeriod(h: Pick<SummaryHeader, 'name' | 'detail'>): boolean {
-  return (h.name !== null && END_OF_PERIOD.test(h.name)) || (h.detail !== null && /^(End of|Halftime)/i.test(h.detail));
+  return (
+    (h.name !== null && END_OF_PERIOD.test(h.name)) ||
+    (h.detail !== null && /^(End of|Halftime)/i.test(h.detail))
+  );
 }
 
 const STATE_RANK: Record<GameState, number> = { pre: 0, in: 1, post: 2 };

@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../streams/events.js';
@@ -5,6 +6,7 @@ import { loadConfig, type ConfigFlags } from '../src/config.js';
 import { createDaemon, type Daemon } from '../src/daemon.js';
 import { silentLogger } from '../src/log.js';
 import { startUpstream, type RunningUpstream } from '../src/upstream/index.js';
+import { bullPrefix, createRedisConnection, EVENTS_QUEUE, toJobId } from '../workers/queues.js';
 import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from './helpers/fixtures.js';
 import { getTestRedis, type TestRedis } from './helpers/redis.js';
 
@@ -26,29 +28,41 @@ function finalScore(file: string): { home: number; away: number } {
   return { home: side('home'), away: side('away') };
 }
 
-/** Opens a WebSocket, subscribes to everything, and collects event frames until `game.ended`. */
+/** Opens a WebSocket, subscribes to everything from the start of the log, and collects event frames until `game.ended`. */
 function watchUntilEnd(url: string): {
   ws: WebSocket;
   events: GameEvent[];
+  first: Promise<void>;
   ended: Promise<void>;
   closed: Promise<number>;
 } {
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`);
   const events: GameEvent[] = [];
+  let onFirst: () => void = () => undefined;
+  const first = new Promise<void>((resolve) => (onFirst = resolve));
   const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
   const ended = new Promise<void>((resolve, reject) => {
     ws.once('error', reject);
-    ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'all', snapshot: true })));
+    ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'all', since: '0-0' })));
     ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as { type: string; [k: string]: unknown };
+      const frame = JSON.parse(String(data)) as { type: string; event?: GameEvent };
       if (frame.type === 'error') reject(new Error(`error frame: ${JSON.stringify(frame)}`));
-      if (frame.type !== 'event') return;
-      const event = frame as unknown as GameEvent;
+      if (frame.type !== 'event' || !frame.event) return;
+      const event = frame.event;
       events.push(event);
+      onFirst();
       if (event.type === 'game.ended') resolve();
     });
   });
-  return { ws, events, ended, closed };
+  return { ws, events, first, ended, closed };
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 function configFor(upstream: string, extra: ConfigFlags = {}) {
@@ -85,13 +99,21 @@ describe.skipIf(!HAVE_FIXTURES || !GAME)(`createDaemon ${HAVE_FIXTURES ? '' : NO
     daemon = createDaemon(configFor(upstream.url, extra), { logger: silentLogger });
     await daemon.start();
     const watch = watchUntilEnd(daemon.url);
+    await watch.first;
+    // While the game is on, it is listed as live.
+    const live = (await (await fetch(`${daemon.url}/v1/games/live`)).json()) as {
+      games: Array<{ gameId: string; state: string }>;
+    };
     await watch.ended;
-    return { watch, score: finalScore(`${GAME?.league}/${GAME?.suffix}__${GAME?.qualifier}.json`) };
+    return { watch, live, score: finalScore(`${GAME?.league}/${GAME?.suffix}__${GAME?.qualifier}.json`) };
   }
 
   it('streams a replayed game to a WebSocket client until game.ended, and serves its state', async () => {
-    const { watch, score } = await playGame();
+    const { watch, live, score } = await playGame();
+    expect(live.games.map((g) => [g.gameId, g.state])).toEqual([[upstream?.games[0]?.id, 'in']]);
     const types = watch.events.map((e) => e.type);
+    // Subscribed from the start of the log: the whole game, once.
+    expect(types.filter((t) => t === 'game.started')).toHaveLength(1);
     expect(types.filter((t) => t === 'game.ended')).toHaveLength(1);
     expect(types.filter((t) => t === 'play.added').length).toBeGreaterThan(100);
     const scores = watch.events.filter((e) => e.type === 'score.changed');
@@ -134,8 +156,23 @@ describe.skipIf(!HAVE_FIXTURES || !GAME)(`createDaemon ${HAVE_FIXTURES ? '' : NO
       redis: { configured: boolean; ok: boolean };
     };
     expect(health.redis).toMatchObject({ configured: true, ok: true });
-    const bounds = await daemon?.bus.bounds();
-    expect(bounds?.last).toBe(watch.events.at(-1)?.offset);
+    // Everything in the shared log reached the client (the last poll may still be landing).
+    await waitFor(async () => (await daemon?.bus.bounds())?.last === watch.events.at(-1)?.offset, 10_000);
+    // Every event became a job (the producer was fed from the engine), keyed by event id.
+    const connection = createRedisConnection(redis.url);
+    const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(redis.prefix) });
+    try {
+      await waitFor(async () => (await queue.count()) >= watch.events.length, 10_000);
+      const ended = watch.events.find((e) => e.type === 'game.ended');
+      expect(await queue.getJob(toJobId(ended?.id ?? ''))).toBeDefined();
+      // /metrics reads the queue's depth from Redis at scrape time.
+      const metrics = await (await fetch(`${daemon?.url}/metrics`)).text();
+      const depth = new RegExp(`courtside_queue_depth\\{queue="${EVENTS_QUEUE}"\\} ([0-9]+)`).exec(metrics);
+      expect(Number(depth?.[1])).toBeGreaterThanOrEqual(watch.events.length);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
   });
 
   it('closes within the time limit even when the upstream hangs', async () => {

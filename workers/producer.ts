@@ -81,6 +81,8 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   queue.on('error', () => undefined);
 
   let buffer: GameEvent[] = [];
+  // Events at the front of `buffer` that the current addBulk carries.
+  let inFlight = 0;
   let enqueued = 0;
   let dropped = 0;
   let buffering = false;
@@ -105,9 +107,10 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
         return;
       }
       buffer.push(event);
-      if (buffer.length > limit) {
-        const over = buffer.length - limit;
-        buffer.splice(0, over);
+      // The batch in flight (at the front) may already be in Redis: drop the oldest after it.
+      const over = Math.min(buffer.length - limit, buffer.length - inFlight);
+      if (over > 0) {
+        buffer.splice(inFlight, over);
         dropped += over;
         jobsDropped.inc(over);
         // First drop, then every 1,000th: a long outage must not flood the log.
@@ -134,6 +137,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   async function pump(): Promise<void> {
     while (buffer.length > 0) {
       const batch = buffer.slice(0, batchSize);
+      inFlight = batch.length;
       try {
         await withTimeout(
           queue.addBulk(
@@ -145,10 +149,8 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
           ),
           ADD_TIMEOUT_MS,
         );
-        // Drops while awaiting remove from the front, so find where the batch now ends.
-        const last = batch[batch.length - 1];
-        const end = last === undefined ? -1 : buffer.indexOf(last);
-        if (end >= 0) buffer.splice(0, end + 1);
+        buffer.splice(0, batch.length);
+        inFlight = 0;
         enqueued += batch.length;
         gauge();
         if (buffer.length === 0 && buffering) {
@@ -156,6 +158,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
           logger.info({ dropped }, 'Redis is back; job buffer drained');
         }
       } catch (err) {
+        inFlight = 0;
         if (!buffering) {
           buffering = true;
           logger.warn(
@@ -200,6 +203,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
           logger.warn({ lost: buffer.length }, 'event producer closed with events still buffered');
         }
         buffer = [];
+        inFlight = 0;
         gauge();
         await Promise.race([queue.close().catch(() => undefined), sleep(CLOSE_FLUSH_MS)]);
         connection.disconnect();

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createDaemon } from '../daemon.js';
 import { createLogger } from '../log.js';
+import { overlayRoute } from '../server/overlay-page.js';
 import { startUpstream } from '../upstream/index.js';
 
 /**
@@ -21,12 +22,18 @@ interface DemoOptions {
 const DEFAULT_SPEED = 20;
 // At 20x one real second is 20 game seconds: polling every second shows plays as they happen.
 const DEMO_SUMMARY_INTERVAL_MS = 1000;
+// Same bound as `serve`: a stuck close must not keep Ctrl-C from ending the demo.
+const HARD_EXIT_MS = 5_000;
 
 export function registerDemo(program: Command): void {
   program
     .command('demo')
     .description('run the simulator and the daemon together, no network or Redis needed')
-    .option('--replay <file>', 'replay a recorded finished summary (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option(
+      '--replay <file>',
+      'replay a recorded finished summary (repeatable)',
+      (v: string, p: string[] = []) => [...p, v],
+    )
     .option('--games <n>', 'synthetic games when no --replay is given', '4')
     .option('--seed <n>', 'seed of the synthetic games', '7')
     .option('--speed <x>', 'game-time multiplier', String(DEFAULT_SPEED))
@@ -36,9 +43,11 @@ export function registerDemo(program: Command): void {
       'after',
       `
 Examples:
-  courtside demo
-  courtside demo --replay ../shared/fixtures/espn/mens/summary__401585607_final.json
-  courtside demo --games 8 --speed 60 --port 9090`,
+  $ courtside demo                                   # 4 synthetic games at 20x, port 8080
+  $ courtside op mens_summary --event-id 401585607 --format raw --out game.json
+  $ courtside demo --replay game.json                # replay that finished game as if live
+  $ courtside demo --games 8 --speed 60 --port 9090
+Then open the printed overlay URL in a browser, or run the printed watch command.`,
     )
     .action((options: DemoOptions) => runDemo(options));
 }
@@ -46,8 +55,12 @@ Examples:
 async function runDemo(options: DemoOptions): Promise<void> {
   const games = Number(options.games);
   const speed = Number(options.speed);
-  if (!Number.isInteger(games) || games < 1 || games > 30) return usage('--games: expected an integer from 1 to 30');
+  if (!Number.isInteger(games) || games < 1 || games > 30)
+    return usage('--games: expected an integer from 1 to 30');
   if (!(speed > 0 && speed <= 10_000)) return usage('--speed: expected a number above 0 and up to 10000');
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    return usage('--port: expected a port from 0 to 65535');
   const logger = createLogger({ level: options.logLevel });
   const upstream = await startUpstream({
     ...(options.replay?.length
@@ -59,10 +72,21 @@ async function runDemo(options: DemoOptions): Promise<void> {
   });
   const config = loadConfig({
     env: { ...process.env, REDIS_URL: '' },
-    flags: { upstream: upstream.url, port: options.port, summaryInterval: DEMO_SUMMARY_INTERVAL_MS, logLevel: options.logLevel },
+    flags: {
+      upstream: upstream.url,
+      port: options.port,
+      summaryInterval: DEMO_SUMMARY_INTERVAL_MS,
+      logLevel: options.logLevel,
+    },
   });
-  const daemon = createDaemon(config, { logger });
-  await daemon.start();
+  const daemon = createDaemon(config, { logger, routes: [overlayRoute()] });
+  try {
+    await daemon.start();
+  } catch (err) {
+    await daemon.close();
+    await upstream.close();
+    return usage(`cannot start the daemon: ${(err as Error).message}`, 1);
+  }
   const base = daemon.url;
   const out = (line = ''): void => void process.stdout.write(`${line}\n`);
   out(`courtside demo: simulator at ${upstream.url}, ${upstream.games.length} game(s) at ${speed}x`);
@@ -77,11 +101,13 @@ async function runDemo(options: DemoOptions): Promise<void> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  setTimeout(() => process.exit(0), HARD_EXIT_MS).unref();
   await daemon.close();
   await upstream.close();
+  process.exit(0);
 }
 
-function usage(message: string): void {
+function usage(message: string, code = 2): void {
   process.stderr.write(`courtside demo: ${message}\n`);
-  process.exitCode = 2;
+  process.exitCode = code;
 }

@@ -22,9 +22,11 @@ export function createProgress(total: number, stream: NodeJS.WriteStream = proce
   };
   return {
     tick(label = '') {
+      const before = count;
       count = Math.min(count + 1, total);
       const now = Date.now();
-      if (now - last >= REDRAW_MS || count === total) {
+      // The frame that reaches the total is always drawn; ticks past it change nothing.
+      if (now - last >= REDRAW_MS || (count === total && before < total)) {
         last = now;
         draw(label);
       }

@@ -57,29 +57,43 @@ export async function recordAll(options: {
     }
   };
 
-  for (const league of options.leagues) {
+  const games = options.games ?? 3;
+  const plan = (league: League) => {
     const ops = [...OPERATIONS.values()].filter((op) => op.league === league);
+    return {
+      ops,
+      noParams: ops.filter((o) => o.pathParams.length === 0 && o.suffix !== 'summary'),
+      perTeam: ops.filter((o) => o.pathParams.includes('team_id')),
+      perAthlete: ops.filter((o) => o.pathParams.includes('athlete_id')),
+    };
+  };
+  // One bar for the whole run: parameterless ops, summaries, per-team ops, per-athlete ops of every league.
+  options.total?.(
+    options.leagues
+      .map(plan)
+      .reduce((n, p) => n + p.noParams.length + games + p.perTeam.length + p.perAthlete.length, 0),
+  );
+
+  for (const league of options.leagues) {
+    const { ops, noParams, perTeam, perAthlete } = plan(league);
     const op = (suffix: string): OperationSpec | undefined => ops.find((o) => o.suffix === suffix);
-    const noParams = ops.filter((o) => o.pathParams.length === 0 && o.suffix !== 'summary');
-    const games = options.games ?? 3;
-    // Planned count for the bar: parameterless ops, summaries, per-team ops, per-athlete ops.
-    const perTeam = ops.filter((o) => o.pathParams.includes('team_id'));
-    const perAthlete = ops.filter((o) => o.pathParams.includes('athlete_id'));
-    options.total?.(noParams.length + games + perTeam.length + perAthlete.length);
 
     const bodies = new Map<string, unknown>();
     for (const o of noParams) bodies.set(o.suffix, await fetchOne({ op: o, params: {}, qualifier: '' }));
 
     const summary = op('summary');
-    const eventIds = idsAt(bodies.get('scoreboard'), (b) => (b as { events?: Array<{ id?: unknown }> }).events);
+    const eventIds = idsAt(
+      bodies.get('scoreboard'),
+      (b) => (b as { events?: Array<{ id?: unknown }> }).events,
+    );
     for (const id of eventIds.slice(0, games)) {
       if (summary) await fetchOne({ op: summary, params: { event_id: id }, qualifier: id });
     }
 
     const teamIds = idsAt(bodies.get('teams_site'), (b) =>
-      (b as { sports?: Array<{ leagues?: Array<{ teams?: Array<{ team?: { id?: unknown } }> }> }> }).sports?.[0]?.leagues?.[0]?.teams?.map(
-        (t) => t.team,
-      ),
+      (
+        b as { sports?: Array<{ leagues?: Array<{ teams?: Array<{ team?: { id?: unknown } }> }> }> }
+      ).sports?.[0]?.leagues?.[0]?.teams?.map((t) => t.team),
     );
     const teamId = teamIds[0];
     let roster: unknown;
@@ -92,13 +106,17 @@ export async function recordAll(options: {
     const athleteIds = idsAt(roster, (b) => (b as { athletes?: Array<{ id?: unknown }> }).athletes);
     const athleteId = athleteIds[0];
     if (athleteId) {
-      for (const o of perAthlete) await fetchOne({ op: o, params: { athlete_id: athleteId }, qualifier: athleteId });
+      for (const o of perAthlete)
+        await fetchOne({ op: o, params: { athlete_id: athleteId }, qualifier: athleteId });
     }
   }
   return { files, failures };
 }
 
-function idsAt(body: unknown, pick: (body: object) => Array<{ id?: unknown } | undefined> | undefined): string[] {
+function idsAt(
+  body: unknown,
+  pick: (body: object) => Array<{ id?: unknown } | undefined> | undefined,
+): string[] {
   if (!body || typeof body !== 'object') return [];
   try {
     return (pick(body) ?? [])

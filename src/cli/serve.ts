@@ -3,6 +3,7 @@ import { loadConfig, type ConfigFlags } from '../config.js';
 import { createDaemon, type Daemon } from '../daemon.js';
 import { CourtsideError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
+import { overlayRoute } from '../server/overlay-page.js';
 
 /**
  * `courtside serve`: the daemon in the foreground. Prints `courtside listening on <url>` on
@@ -11,9 +12,9 @@ import { createLogger, type Logger } from '../log.js';
  */
 const EXAMPLES = `
 Examples:
-  $ courtside serve                                     # ESPN, port 8080, in-memory log
-  $ courtside serve --port 0 --upstream http://127.0.0.1:4000   # against the simulator
-  $ REDIS_URL=redis://127.0.0.1:6379 courtside serve     # shared log, job queue, leases
+  $ courtside serve                                              # ESPN, port 8080, in-memory log
+  $ courtside serve --port 0 --upstream http://127.0.0.1:4000    # against the simulator
+  $ REDIS_URL=redis://127.0.0.1:6379 courtside serve             # shared log, job queue, leases
   $ courtside serve --leagues womens --summary-interval 5000 --tokens s3cret
 Every flag has an environment variable (flags win); see docs/configuration.md.`;
 
@@ -62,7 +63,8 @@ export async function runServe(
   const logger = createLogger({ level: config.logLevel });
   installCrashGuards(logger);
 
-  const daemon = createDaemon(config, { logger });
+  // The broadcast overlay page is part of what the daemon serves (after the HTTP API's routes).
+  const daemon = createDaemon(config, { logger, routes: [overlayRoute()] });
   try {
     await daemon.start();
   } catch (err) {
@@ -87,8 +89,8 @@ export async function runServe(
     }, HARD_EXIT_MS).unref();
     void daemon.close().finally(() => process.exit(0));
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   return daemon;
 }
 

@@ -47,7 +47,9 @@ export function snapshotLine(snap: GameSnapshot, style: Style = PLAIN): string {
     snap.state === 'post' ? null : snap.period,
     style,
   );
-  const detail = snap.status.detail ? style.dim(` (${snap.status.detail})`) : '';
+  // A live game's detail repeats the clock ("10:59 - 1st Quarter"); before and after it says more.
+  const said = snap.status.detail;
+  const detail = said && snap.state !== 'in' && said !== 'Final' ? style.dim(` (${said})`) : '';
   return `${style.yellow('●')} ${line}${detail}`;
 }
 
@@ -58,7 +60,9 @@ export function eventLine(event: GameEvent, style: Style = PLAIN): string | null
     case 'play.added':
     case 'play.updated': {
       const p = event.data.play;
-      const when = style.dim(`[${periodLabel(p.period_number)} ${p.clock_display_value ?? ''}]`.replace(' ]', ']'));
+      const when = style.dim(
+        `[${periodLabel(p.period_number)} ${p.clock_display_value ?? ''}]`.replace(' ]', ']'),
+      );
       const score = `${away.abbreviation} ${p.away_score ?? 0}-${p.home_score ?? 0} ${home.abbreviation}`;
       const text = p.scoring_play ? style.green(p.text ?? '') : (p.text ?? '');
       const mark = event.type === 'play.updated' ? style.dim(' (corrected)') : '';

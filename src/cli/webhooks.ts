@@ -19,7 +19,9 @@ Examples:
   $ courtside webhooks retry w.3f1c... w.9a07...`;
 
 export function registerWebhooks(program: Command): void {
-  const webhooks = program.command('webhooks').description('Webhook deliveries: list and retry the failed set');
+  const webhooks = program
+    .command('webhooks')
+    .description('Webhook deliveries: list and retry the failed set');
   const common = (cmd: Command): Command =>
     cmd
       .option('--redis <url>', 'Redis URL (REDIS_URL, required)')
@@ -32,7 +34,7 @@ export function registerWebhooks(program: Command): void {
       .option('--json', 'one JSON object per line')
       .option('--limit <n>', 'at most this many (default all)'),
   ).action(async (flags: WebhooksFlags) => {
-    process.exitCode = await webhooksFailed(flags);
+    process.exitCode = await reported('failed', () => webhooksFailed(flags));
   });
   common(
     webhooks
@@ -41,11 +43,24 @@ export function registerWebhooks(program: Command): void {
       .argument('[ids...]', 'job ids from `webhooks failed`')
       .option('--all', 'every failed delivery'),
   ).action(async (ids: string[], flags: WebhooksFlags) => {
-    process.exitCode = await webhooksRetry(ids, flags);
+    process.exitCode = await reported('retry', () => webhooksRetry(ids, flags));
   });
 }
 
-function open(flags: WebhooksFlags, env: NodeJS.ProcessEnv): ReturnType<typeof openFailedDeliveries> | undefined {
+/** Prints a failure (Redis unreachable, say) as one line instead of a stack trace. */
+async function reported(name: string, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (err) {
+    process.stderr.write(`courtside webhooks ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+function open(
+  flags: WebhooksFlags,
+  env: NodeJS.ProcessEnv,
+): ReturnType<typeof openFailedDeliveries> | undefined {
   const redisUrl = flags.redis ?? env.REDIS_URL;
   if (!redisUrl) {
     process.stderr.write('courtside webhooks: --redis or REDIS_URL is required\n');
@@ -54,11 +69,20 @@ function open(flags: WebhooksFlags, env: NodeJS.ProcessEnv): ReturnType<typeof o
   return openFailedDeliveries({ redisUrl, prefix: flags.prefix ?? env.COURTSIDE_PREFIX ?? DEFAULT_PREFIX });
 }
 
-export async function webhooksFailed(flags: WebhooksFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function webhooksFailed(
+  flags: WebhooksFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const failed = open(flags, env);
   if (!failed) return 1;
   try {
     const limit = flags.limit === undefined ? undefined : Number(flags.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
+      process.stderr.write(
+        `courtside webhooks failed: --limit: "${flags.limit}" is not a positive integer\n`,
+      );
+      return 1;
+    }
     const rows = await failed.list(limit);
     if (flags.json) {
       for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
@@ -67,7 +91,9 @@ export async function webhooksFailed(flags: WebhooksFlags, env: NodeJS.ProcessEn
     } else {
       process.stdout.write('id\turl\tattempts\tlast error\n');
       for (const row of rows) {
-        process.stdout.write(`${row.id}\t${row.url}\t${row.attempts}\t${row.lastError.replace(/\s+/g, ' ')}\n`);
+        process.stdout.write(
+          `${row.id}\t${row.url}\t${row.attempts}\t${row.lastError.replace(/\s+/g, ' ')}\n`,
+        );
       }
     }
     return 0;

@@ -38,7 +38,10 @@ export function registerWorker(program: Command): void {
   const worker = program.command('worker').description('Run a BullMQ worker process (alerts, webhooks)');
   const common = (cmd: Command): Command =>
     cmd
-      .option('--rules <file>', 'rules file, JSON or YAML (COURTSIDE_RULES; default: every rule, no subscribers)')
+      .option(
+        '--rules <file>',
+        'rules file, JSON or YAML (COURTSIDE_RULES; default: every rule, no subscribers)',
+      )
       .option('--redis <url>', 'Redis URL (REDIS_URL, required)')
       .option('--prefix <prefix>', 'Redis key prefix (COURTSIDE_PREFIX, default courtside:)')
       .option('--metrics-port <port>', 'serve Prometheus /metrics on this port (default: none)')
@@ -91,7 +94,7 @@ export async function runWorker(
     config = rules ? await loadAlertsConfig(rules) : defaultAlertsConfig();
     concurrency = positive('concurrency', flags.concurrency);
     webhookConcurrency = positive('webhook-concurrency', flags.webhookConcurrency);
-    metricsPort = flags.metricsPort === undefined ? undefined : Number(flags.metricsPort);
+    metricsPort = positive('metrics-port', flags.metricsPort);
   } catch (err) {
     process.stderr.write(`courtside worker ${kind}: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
@@ -102,7 +105,15 @@ export async function runWorker(
 
   const parts: Array<{ ready(): Promise<void>; close(): Promise<void> }> = [];
   if (kind === 'alerts') {
-    parts.push(createAlertWorker({ redisUrl, prefix, config, concurrency, logger: logger.child({ component: 'alerts' }) }));
+    parts.push(
+      createAlertWorker({
+        redisUrl,
+        prefix,
+        config,
+        concurrency,
+        logger: logger.child({ component: 'alerts' }),
+      }),
+    );
   }
   if (flags.webhooks !== false) {
     parts.push(
@@ -118,14 +129,21 @@ export async function runWorker(
   const metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);
   await Promise.all(parts.map((p) => p.ready()));
   logger.info(
-    { rules: Object.entries(config.rules).filter(([, r]) => r.enabled).map(([n]) => n), subscribers: config.subscribers.length },
+    {
+      rules: Object.entries(config.rules)
+        .filter(([, r]) => r.enabled)
+        .map(([n]) => n),
+      subscribers: config.subscribers.length,
+    },
     `courtside worker ${kind} running`,
   );
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      await Promise.all(parts.map((p) => p.close().catch((err: unknown) => logger.error({ err }, 'close failed'))));
+      await Promise.all(
+        parts.map((p) => p.close().catch((err: unknown) => logger.error({ err }, 'close failed'))),
+      );
       await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
     })();
     return closing;

@@ -6,9 +6,9 @@ import { createSubscriptionIndex, type SubscriptionIndex } from './subscription-
 
 /**
  * The process's one reader of the log's live tail, shared by every WebSocket and SSE client.
- * Each batch is dispatched synchronously: every event is prepared (serialised) once, handed to
- * the subscriptions the index finds, and every client touched by the batch is flushed once, its
- * socket corked around the batch. `cursor` is the offset of the last dispatched event, so a
+ * Each batch is dispatched synchronously: every event is prepared (serialised) once and handed to
+ * the subscriptions the index finds; every client touched is flushed once at the end of the
+ * event-loop turn, all its frames in one write. `cursor` is the offset of the last dispatched event, so a
  * subscription registered now is live from exactly `cursor` on.
  */
 export interface LiveFeed {
@@ -31,6 +31,7 @@ export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed 
   // '0-0' precedes every offset: on an empty log the tail then starts at the very first event.
   let cursor: Offset = '0-0';
   let running: Promise<void> | undefined;
+  let flushScheduled = false;
 
   function dispatch(batch: readonly GameEvent[]): void {
     for (const event of batch) {
@@ -41,6 +42,16 @@ export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed 
       index.match(event, (sub) => sub.push(p));
       cursor = offset;
     }
+    // Flush once the current turn of the event loop is done: tail batches that arrive back to
+    // back (one per game's commit) then leave in one write per client, not one per batch.
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushDirty);
+    }
+  }
+
+  function flushDirty(): void {
+    flushScheduled = false;
     for (const sink of dirty) sink.flush();
     dirty.clear();
   }

@@ -141,6 +141,22 @@ export function toLogoList(value: unknown): string | null {
   return hrefs.length ? hrefs.join('|') : null;
 }
 
+export type Converter = (value: unknown) => Cell;
+
+/** The converter function of a column type. */
+export function converterFor(type: ColumnType): Converter {
+  switch (type) {
+    case 'character':
+      return toCharacter;
+    case 'integer':
+      return toInteger;
+    case 'double':
+      return toDouble;
+    case 'logical':
+      return toLogical;
+  }
+}
+
 /** The converter for a column type. */
 export function convert(type: ColumnType, value: unknown): Cell {
   switch (type) {

@@ -1,6 +1,7 @@
 import type { League } from '../espn/leagues.js';
-import { convert, isObject, toLogoList } from './cells.js';
-import { tableColumns, type Row, type TableName } from './schema.js';
+import { converterFor, isObject, toLogoList, type Converter } from './cells.js';
+import type { Cells, Layout } from './frame.js';
+import { tableColumns, type Cell, type Row, type TableName } from './schema.js';
 
 /** Reads one column's raw value out of an item. */
 export type Getter = (item: Record<string, unknown>) => unknown;
@@ -8,9 +9,22 @@ export type Getter = (item: Record<string, unknown>) => unknown;
 /** A getter for a dotted path of keys, e.g. `links.api.self.href`. */
 export function at(path: string): Getter {
   const keys = path.split('.');
-  if (keys.length === 1) {
-    const key = keys[0] as string;
-    return (item) => item[key];
+  const [a = '', b = '', c = ''] = keys;
+  // Paths of one to three keys (nearly all of them) get a closure without a loop: parsing is hot.
+  if (keys.length === 1) return (item) => item[a];
+  if (keys.length === 2) {
+    return (item) => {
+      const x = item[a];
+      return typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[b] : undefined;
+    };
+  }
+  if (keys.length === 3) {
+    return (item) => {
+      const x = item[a];
+      if (typeof x !== 'object' || x === null) return undefined;
+      const y = (x as Record<string, unknown>)[b];
+      return typeof y === 'object' && y !== null ? (y as Record<string, unknown>)[c] : undefined;
+    };
   }
   return (item) => {
     let value: unknown = item;
@@ -33,7 +47,7 @@ export type Extractors = Readonly<Record<string, Getter | string>>;
 
 interface Compiled {
   readonly names: readonly string[];
-  readonly types: readonly ReturnType<typeof tableColumns>[number]['type'][];
+  readonly converters: readonly Converter[];
   readonly getters: readonly Getter[];
 }
 
@@ -48,7 +62,7 @@ function compile(table: TableName, league: League, extractors: Extractors): Comp
     const columns = tableColumns(table, league);
     c = {
       names: columns.map((col) => col.name),
-      types: columns.map((col) => col.type),
+      converters: columns.map((col) => converterFor(col.type)),
       getters: columns.map((col) => {
         const e = extractors[col.name];
         // A column with no extractor is a programming error caught by the conformance tests.
@@ -61,6 +75,39 @@ function compile(table: TableName, league: League, extractors: Extractors): Comp
   return c;
 }
 
+/** Cells of a fixed table, one row per object item, in the layout asked for. */
+export function extract(
+  table: TableName,
+  league: League,
+  extractors: Extractors,
+  items: Iterable<unknown>,
+  layout: Layout,
+): Cells {
+  return layout === 'rows'
+    ? { rows: extractRows(table, league, extractors, items) }
+    : extractColumns(table, league, extractors, items);
+}
+
+/** Column-major cells: one array per column, every cell converted to its schema type. */
+export function extractColumns(
+  table: TableName,
+  league: League,
+  extractors: Extractors,
+  items: Iterable<unknown>,
+): { data: Cell[][]; length: number } {
+  const { names, converters, getters } = compile(table, league, extractors);
+  const data: Cell[][] = names.map(() => []);
+  let length = 0;
+  for (const item of items) {
+    if (!isObject(item)) continue;
+    for (let j = 0; j < names.length; j++) {
+      (data[j] as Cell[]).push((converters[j] as Converter)((getters[j] as Getter)(item)));
+    }
+    length++;
+  }
+  return { data, length };
+}
+
 /** Rows of a fixed table, one per object item, every column converted to its schema type. */
 export function extractRows(
   table: TableName,
@@ -68,13 +115,13 @@ export function extractRows(
   extractors: Extractors,
   items: Iterable<unknown>,
 ): Row[] {
-  const { names, types, getters } = compile(table, league, extractors);
+  const { names, converters, getters } = compile(table, league, extractors);
   const out: Row[] = [];
   for (const item of items) {
     if (!isObject(item)) continue;
     const row: Row = {};
     for (let i = 0; i < names.length; i++) {
-      row[names[i] as string] = convert(types[i] as 'character', (getters[i] as Getter)(item));
+      row[names[i] as string] = (converters[i] as Converter)((getters[i] as Getter)(item));
     }
     out.push(row);
   }

@@ -1,25 +1,34 @@
 import type { League } from '../espn/leagues.js';
-import type { Frame } from './frame.js';
-import { tableColumns, type Row, type TableName } from './schema.js';
+import { cellsLength, type Cells, type Frame } from './frame.js';
+import { tableColumns, type Cell, type Row, type TableName } from './schema.js';
 
 /**
- * The frame of a fixed table. Parsers build each row with every schema column (optional ones
- * too), in order; the optional columns (scoreboard `home_rank`, `away_rank`) are kept, together,
- * only when some row has a value in one of them, and then the rows are rebuilt without the dropped columns.
+ * The frame of a fixed table. Parsers give every schema column (optional ones too), in order;
+ * the optional columns (scoreboard `home_rank`, `away_rank`) are kept, together, only when some
+ * row has a value in one of them; otherwise the cells are rebuilt without them.
  */
-export function fixedFrame(table: TableName, league: League, rows: readonly Row[]): Frame {
+export function fixedFrame(table: TableName, league: League, cells: Cells): Frame {
   const all = tableColumns(table, league);
-  let columns = all;
-  const optional = all.filter((c) => c.optional);
-  if (optional.length && !rows.some((r) => optional.some((c) => r[c.name] != null))) {
-    columns = all.filter((c) => !c.optional);
+  const length = cellsLength(cells);
+  let keep: boolean[] | undefined;
+  if (all.some((c) => c.optional)) {
+    const used = all.some((c, j) => {
+      if (!c.optional) return false;
+      return 'rows' in cells
+        ? cells.rows.some((r) => r[c.name] != null)
+        : (cells.data[j] ?? []).some((v) => v != null);
+    });
+    if (!used) keep = all.map((c) => !c.optional);
   }
-  if (columns.length === all.length) return { columns, rows, exact: true };
+  if (!keep) return { columns: all, length, ...cells, exact: true };
+  const k = keep;
+  const columns = all.filter((_, j) => k[j]);
+  if ('data' in cells) return { columns, length, data: cells.data.filter((_, j) => k[j]), exact: true };
   const names = columns.map((c) => c.name);
-  const trimmed = rows.map((r) => {
+  const rows = cells.rows.map((r) => {
     const out: Row = {};
-    for (const name of names) out[name] = r[name] ?? null;
+    for (const name of names) out[name] = (r[name] ?? null) as Cell;
     return out;
   });
-  return { columns, rows: trimmed, exact: true };
+  return { columns, length, rows, exact: true };
 }

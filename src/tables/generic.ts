@@ -15,7 +15,12 @@ const MAX_DEPTH = 16;
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
-function flattenInto(out: Record<string, unknown>, prefix: string, value: Record<string, unknown>, depth: number): void {
+function flattenInto(
+  out: Record<string, unknown>,
+  prefix: string,
+  value: Record<string, unknown>,
+  depth: number,
+): void {
   for (const key of Object.keys(value)) {
     const name = prefix === '' ? snakeCase(key) : `${prefix}_${snakeCase(key)}`;
     const v = value[key];
@@ -86,8 +91,12 @@ export function genericFrame(items: readonly unknown[]): Frame {
     for (const c of columns) row[c.name] = cell(c.type, f[c.name]);
     return row;
   });
-  return { columns, rows, exact: true };
+  // Integer-like keys ("2024") are enumerated first by JavaScript objects, so such rows are not
+  // in column order: the Arrow builder then reads them by name.
+  return { columns, length: rows.length, rows, exact: !columns.some((c) => INDEX_LIKE.test(c.name)) };
 }
+
+const INDEX_LIKE = /^(0|[1-9]\d*)$/;
 
 /** The items of a payload at the first of `paths` (dotted) that holds an array. */
 function itemsAt(raw: unknown, paths: readonly string[]): readonly unknown[] | undefined {
@@ -137,11 +146,13 @@ function depthchartItems(raw: unknown): unknown[] {
 
 /** Which list of each generic payload is "the items" (see docs/tables.md). */
 const ITEM_RULES: Readonly<Record<string, (raw: unknown) => readonly unknown[]>> = {
-  calendar: (raw) => itemsAt(raw, ['sections', 'calendar', 'leagues.0.calendar', 'eventDate.dates']) ?? largestList(raw),
+  calendar: (raw) =>
+    itemsAt(raw, ['sections', 'calendar', 'leagues.0.calendar', 'eventDate.dates']) ?? largestList(raw),
   transactions: (raw) => itemsAt(raw, ['transactions']) ?? [],
   team_transactions: (raw) => itemsAt(raw, ['transactions']) ?? [],
   conferences: (raw) => itemsAt(raw, ['groups']) ?? [],
-  statistics_league: (raw) => itemsAt(raw, ['stats.categories', 'categories', 'statistics']) ?? largestList(raw),
+  statistics_league: (raw) =>
+    itemsAt(raw, ['stats.categories', 'categories', 'statistics']) ?? largestList(raw),
   draft: (raw) => itemsAt(raw, ['picks']) ?? [],
   team_record: (raw) => itemsAt(raw, ['items', 'team.record.items', 'record.items']) ?? largestList(raw),
   team_depthcharts: depthchartItems,

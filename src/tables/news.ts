@@ -1,8 +1,8 @@
 import type { League } from '../espn/leagues.js';
 import { arr, obj } from './cells.js';
-import { extractRows, type Extractors } from './extract.js';
+import { extract, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
-import type { Frame } from './frame.js';
+import type { Frame, Layout } from './frame.js';
 
 /** Every news column of either league (and the summary's news); each table takes its own subset. */
 export const NEWS_EXTRACTORS: Extractors = {
@@ -30,6 +30,6 @@ export const NEWS_EXTRACTORS: Extractors = {
 };
 
 /** News operations (league, team, athlete): one row per item of `articles`. */
-export function newsFrame(raw: unknown, league: League): Frame {
-  return fixedFrame('news', league, extractRows('news', league, NEWS_EXTRACTORS, arr(obj(raw).articles)));
+export function newsFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
+  return fixedFrame('news', league, extract('news', league, NEWS_EXTRACTORS, arr(obj(raw).articles), layout));
 }

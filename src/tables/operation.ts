@@ -4,11 +4,18 @@ import type { League } from '../espn/leagues.js';
 import { getOperation, OPERATIONS, type OperationSpec } from '../espn/operations.js';
 import { toCsv } from './csv.js';
 import { fixedFrame } from './fixed.js';
-import { frameToArrow, frameToRows, type Frame } from './frame.js';
+import { frameToArrow, frameToRows, type Frame, type Layout } from './frame.js';
 import { genericOperationFrame } from './generic.js';
 import { newsFrame } from './news.js';
 import { injuriesFrame, rosterFrame, scheduleFrame, standingsFrame, teamsFrame } from './reference.js';
-import { SUMMARY_TABLE_NAMES, SUMMARY_TABLES, tableColumns, type Row, type SummaryTableName, type TableName } from './schema.js';
+import {
+  SUMMARY_TABLE_NAMES,
+  SUMMARY_TABLES,
+  tableColumns,
+  type Row,
+  type SummaryTableName,
+  type TableName,
+} from './schema.js';
 import { parseScoreboard } from './scoreboard.js';
 import { summaryFrame } from './summary.js';
 
@@ -40,32 +47,36 @@ function isSummaryTable(name: string): name is SummaryTableName {
 function summaryTable(operation: OperationSpec, table: string | undefined): SummaryTableName | undefined {
   if (table === undefined) return undefined;
   if (operation.result !== 'summary') {
-    throw new InvalidOptionsError(`table: ${operation.name} has one table; "table" applies to the summary operations`);
+    throw new InvalidOptionsError(
+      `table: ${operation.name} has one table; "table" applies to the summary operations`,
+    );
   }
   if (!isSummaryTable(table)) {
-    throw new InvalidOptionsError(`table must be one of ${SUMMARY_TABLE_NAMES.join(', ')}; got ${JSON.stringify(table)}`);
+    throw new InvalidOptionsError(
+      `table must be one of ${SUMMARY_TABLE_NAMES.join(', ')}; got ${JSON.stringify(table)}`,
+    );
   }
   return table;
 }
 
 /** The frame of a single-table operation. */
-function operationFrame(operation: OperationSpec, raw: unknown): Frame {
+function operationFrame(operation: OperationSpec, raw: unknown, layout: Layout): Frame {
   const league: League = operation.league;
   switch (operation.result) {
     case 'scoreboard':
-      return fixedFrame('scoreboard', league, parseScoreboard(raw, league) as unknown as Row[]);
+      return fixedFrame('scoreboard', league, { rows: parseScoreboard(raw, league) as unknown as Row[] });
     case 'news':
-      return newsFrame(raw, league);
+      return newsFrame(raw, league, layout);
     case 'injuries':
-      return injuriesFrame(raw, league);
+      return injuriesFrame(raw, league, layout);
     case 'teams':
-      return teamsFrame(raw, league);
+      return teamsFrame(raw, league, layout);
     case 'roster':
-      return rosterFrame(raw, league);
+      return rosterFrame(raw, league, layout);
     case 'schedule':
-      return scheduleFrame(raw, league);
+      return scheduleFrame(raw, league, layout);
     case 'standings':
-      return standingsFrame(raw, league);
+      return standingsFrame(raw, league, layout);
     default:
       return genericOperationFrame(operation.suffix, raw);
   }
@@ -74,22 +85,28 @@ function operationFrame(operation: OperationSpec, raw: unknown): Frame {
 /**
  * The frames of an operation's tabular form: one for most operations, the 14 named tables for
  * summary (or the one named by `table`). Pure; never throws on the payload, only on options.
+ * `layout: 'columns'` builds cells column by column (for Arrow) where the parser can.
  */
-export function parseFrames(operationName: string, raw: unknown, table?: string): Frame | Record<string, Frame> {
+export function parseFrames(
+  operationName: string,
+  raw: unknown,
+  table?: string,
+  layout: Layout = 'rows',
+): Frame | Record<string, Frame> {
   const operation = getOperation(operationName);
   if (operation.result === 'summary') {
     const one = summaryTable(operation, table);
-    if (one) return summaryFrame(raw, operation.league, one);
+    if (one) return summaryFrame(raw, operation.league, one, layout);
     const out: Record<string, Frame> = {};
-    for (const name of SUMMARY_TABLE_NAMES) out[name] = summaryFrame(raw, operation.league, name);
+    for (const name of SUMMARY_TABLE_NAMES) out[name] = summaryFrame(raw, operation.league, name, layout);
     return out;
   }
   summaryTable(operation, table);
-  return operationFrame(operation, raw);
+  return operationFrame(operation, raw, layout);
 }
 
 function isFrame(value: Frame | Record<string, Frame>): value is Frame {
-  return Array.isArray((value as Frame).rows) && Array.isArray((value as Frame).columns);
+  return typeof (value as Frame).length === 'number' && Array.isArray((value as Frame).columns);
 }
 
 /**
@@ -100,7 +117,7 @@ function isFrame(value: Frame | Record<string, Frame>): value is Frame {
  */
 export function parseOperation(operation: string, raw: unknown, options: ParseOptions = {}): TabularResult {
   const flavour = flavourOf(options ?? {});
-  const frames = parseFrames(operation, raw, options?.table);
+  const frames = parseFrames(operation, raw, options?.table, flavour === 'rows' ? 'rows' : 'columns');
   const finish = flavour === 'rows' ? frameToRows : frameToArrow;
   if (isFrame(frames)) return finish(frames);
   const out: Record<string, Table | Row[]> = {};
@@ -145,7 +162,12 @@ export function columnsFor(operationName: string, table?: string): readonly stri
 export function operationCsv(operation: string, raw: unknown, table?: string): string {
   const frames = parseFrames(operation, raw, table);
   if (!isFrame(frames)) {
-    throw new InvalidOptionsError(`table: CSV of ${operation} needs one table, one of ${SUMMARY_TABLE_NAMES.join(', ')}`);
+    throw new InvalidOptionsError(
+      `table: CSV of ${operation} needs one table, one of ${SUMMARY_TABLE_NAMES.join(', ')}`,
+    );
   }
-  return toCsv(frames.rows, frames.columns.map((c) => c.name));
+  return toCsv(
+    frameToRows(frames),
+    frames.columns.map((c) => c.name),
+  );
 }

@@ -20,7 +20,7 @@ export function playRow(play: Record<string, unknown>): PlayRow {
     id: toCharacter(play.id),
     sequence_number: toCharacter(play.sequenceNumber),
     text: toCharacter(play.text),
-    participants: play.participants == null ? null : toCharacter(play.participants),
+    participants: toCharacter(play.participants),
     wallclock: toCharacter(play.wallclock),
     short_description: toCharacter(play.shortDescription),
     type_id: toCharacter(type.id),

@@ -1,8 +1,8 @@
 import type { League } from '../espn/leagues.js';
 import { arr, isObject, obj, snakeCase, toColour, toLogoList, toSeasonYear } from './cells.js';
-import { extractRows, logosAt, type Extractors } from './extract.js';
+import { extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
-import type { Frame } from './frame.js';
+import type { Frame, Layout } from './frame.js';
 
 /** Injuries, team list, roster, team schedule and standings: the spec's fixed reference tables. */
 
@@ -49,8 +49,8 @@ function injuredAthletes(raw: unknown): unknown[] {
 
 const INJURIES: Extractors = { id: 'id', display_name: 'display_name', injuries: 'injuries' };
 
-export function injuriesFrame(raw: unknown, league: League): Frame {
-  return fixedFrame('injuries', league, extractRows('injuries', league, INJURIES, injuredAthletes(raw)));
+export function injuriesFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
+  return fixedFrame('injuries', league, extract('injuries', league, INJURIES, injuredAthletes(raw), layout));
 }
 
 const TEAMS: Extractors = {
@@ -84,8 +84,8 @@ function teamItems(raw: unknown): unknown[] {
   return items;
 }
 
-export function teamsFrame(raw: unknown, league: League): Frame {
-  return fixedFrame('teams', league, extractRows('teams', league, TEAMS, teamItems(raw)));
+export function teamsFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
+  return fixedFrame('teams', league, extract('teams', league, TEAMS, teamItems(raw), layout));
 }
 
 const ROSTER: Extractors = {
@@ -170,9 +170,9 @@ function rosterItems(raw: unknown): unknown[] {
   return items;
 }
 
-export function rosterFrame(raw: unknown, league: League): Frame {
+export function rosterFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
   const table = league === 'mens' ? 'roster_mens' : 'roster_womens';
-  return fixedFrame(table, league, extractRows(table, league, ROSTER, rosterItems(raw)));
+  return fixedFrame(table, league, extract(table, league, ROSTER, rosterItems(raw), layout));
 }
 
 const SCHEDULE: Extractors = {
@@ -191,8 +191,8 @@ const SCHEDULE: Extractors = {
   season_type_type: 'seasonType.type',
 };
 
-export function scheduleFrame(raw: unknown, league: League): Frame {
-  return fixedFrame('schedule', league, extractRows('schedule', league, SCHEDULE, arr(obj(raw).events)));
+export function scheduleFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
+  return fixedFrame('schedule', league, extract('schedule', league, SCHEDULE, arr(obj(raw).events), layout));
 }
 
 // The record-summary stats keep their upstream names (with spaces and dots), lower-cased.
@@ -268,6 +268,10 @@ function standingsItems(raw: unknown): unknown[] {
   return items;
 }
 
-export function standingsFrame(raw: unknown, league: League): Frame {
-  return fixedFrame('standings', league, extractRows('standings', league, STANDINGS, standingsItems(raw)));
+export function standingsFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
+  return fixedFrame(
+    'standings',
+    league,
+    extract('standings', league, STANDINGS, standingsItems(raw), layout),
+  );
 }

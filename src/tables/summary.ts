@@ -1,8 +1,8 @@
 import type { League } from '../espn/leagues.js';
 import { arr, isObject, obj, snakeCase, toSeasonYear } from './cells.js';
-import { at, extractRows, logosAt, type Extractors } from './extract.js';
+import { extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
-import type { Frame } from './frame.js';
+import type { Cells, Frame, Layout } from './frame.js';
 import { NEWS_EXTRACTORS } from './news.js';
 import { parsePlays, parseWinprobability } from './plays.js';
 import { SUMMARY_TABLES, type Row, type SummaryTableName } from './schema.js';
@@ -94,7 +94,8 @@ function boxscoreTeamStats(raw: unknown): unknown[] {
   const items: unknown[] = [];
   for (const entry of arr(obj(obj(raw).boxscore).teams)) {
     if (!isObject(entry)) continue;
-    for (const stat of arr(entry.statistics)) if (isObject(stat)) items.push({ team: entry.team, entry, stat });
+    for (const stat of arr(entry.statistics))
+      if (isObject(stat)) items.push({ team: entry.team, entry, stat });
   }
   return items;
 }
@@ -274,27 +275,42 @@ function single(value: unknown): unknown[] {
   return isObject(value) && Object.keys(value).length > 0 ? [value] : [];
 }
 
-type TableBuilder = (raw: unknown, league: League) => Row[];
+type TableBuilder = (raw: unknown, league: League, layout: Layout) => Cells;
 
 const BUILDERS: Record<SummaryTableName, TableBuilder> = {
-  boxscore_player: (raw, league) => extractRows('boxscore_player', league, BOXSCORE_PLAYER, boxscoreAthletes(raw)),
-  boxscore_team: (raw, league) => extractRows('boxscore_team', league, BOXSCORE_TEAM, boxscoreTeamStats(raw)),
-  plays: (raw) => parsePlays(raw) as unknown as Row[],
-  winprobability: (raw) => parseWinprobability(raw) as unknown as Row[],
-  leaders: (raw, league) => extractRows('leaders', league, LEADERS, leaders(raw)),
-  game_info: (raw, league) => extractRows('game_info', league, GAME_INFO, single(obj(raw).gameInfo)),
-  officials: (raw, league) => extractRows('officials', league, OFFICIALS, arr(obj(obj(raw).gameInfo).officials)),
-  header: (raw, league) => extractRows('header', league, HEADER, single(obj(raw).header)),
-  season_series: (raw, league) => extractRows('season_series', league, SEASON_SERIES, arr(obj(raw).seasonseries)),
-  standings: (raw, league) => extractRows('summary_standings', league, SUMMARY_STANDINGS, summaryStandings(raw)),
-  format: (raw, league) => extractRows('format', league, FORMAT, single(obj(raw).format)),
-  article: (raw, league) => extractRows('article', league, ARTICLE_EXTRACTORS, single(obj(raw).article)),
-  injuries: (raw, league) => extractRows('summary_injuries', league, SUMMARY_INJURIES, arr(obj(raw).injuries)),
-  news: (raw, league) => extractRows('summary_news', league, NEWS_EXTRACTORS, arr(obj(obj(raw).news).articles)),
+  boxscore_player: (raw, league, layout) =>
+    extract('boxscore_player', league, BOXSCORE_PLAYER, boxscoreAthletes(raw), layout),
+  boxscore_team: (raw, league, layout) =>
+    extract('boxscore_team', league, BOXSCORE_TEAM, boxscoreTeamStats(raw), layout),
+  // Plays and win probability always come as rows: the engine needs them so, and transposing
+  // them for Arrow costs less than reading every cell through generic extractors.
+  plays: (raw) => ({ rows: parsePlays(raw) as unknown as Row[] }),
+  winprobability: (raw) => ({ rows: parseWinprobability(raw) as unknown as Row[] }),
+  leaders: (raw, league, layout) => extract('leaders', league, LEADERS, leaders(raw), layout),
+  game_info: (raw, league, layout) =>
+    extract('game_info', league, GAME_INFO, single(obj(raw).gameInfo), layout),
+  officials: (raw, league, layout) =>
+    extract('officials', league, OFFICIALS, arr(obj(obj(raw).gameInfo).officials), layout),
+  header: (raw, league, layout) => extract('header', league, HEADER, single(obj(raw).header), layout),
+  season_series: (raw, league, layout) =>
+    extract('season_series', league, SEASON_SERIES, arr(obj(raw).seasonseries), layout),
+  standings: (raw, league, layout) =>
+    extract('summary_standings', league, SUMMARY_STANDINGS, summaryStandings(raw), layout),
+  format: (raw, league, layout) => extract('format', league, FORMAT, single(obj(raw).format), layout),
+  article: (raw, league, layout) =>
+    extract('article', league, ARTICLE_EXTRACTORS, single(obj(raw).article), layout),
+  injuries: (raw, league, layout) =>
+    extract('summary_injuries', league, SUMMARY_INJURIES, arr(obj(raw).injuries), layout),
+  news: (raw, league, layout) =>
+    extract('summary_news', league, NEWS_EXTRACTORS, arr(obj(obj(raw).news).articles), layout),
 };
 
 /** One summary table as a frame. */
-export function summaryFrame(raw: unknown, league: League, table: SummaryTableName): Frame {
-  return fixedFrame(SUMMARY_TABLES[table], league, BUILDERS[table](raw, league));
+export function summaryFrame(
+  raw: unknown,
+  league: League,
+  table: SummaryTableName,
+  layout: Layout = 'rows',
+): Frame {
+  return fixedFrame(SUMMARY_TABLES[table], league, BUILDERS[table](raw, league, layout));
 }
-

@@ -74,6 +74,10 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
   const order = offsets.map((_, i) => i).sort((a, b) => (offsets[a] ?? 0) - (offsets[b] ?? 0) || a - b);
   const sortedOffsets = order.map((i) => offsets[i] ?? 0);
   const lastOffset = sortedOffsets[sortedOffsets.length - 1] ?? 0;
+  // The latest revealed play in payload (game) order once k plays are revealed: status, clock and
+  // score come from it, so a play stamped early never makes the score go back when its predecessor appears.
+  let runningMax = 0;
+  const lastInGameOrder = order.map((i) => (runningMax = Math.max(runningMax, i)));
   const endAt = startAt + lastOffset / speed;
 
   const corrections = new Map<string, Json>();
@@ -110,7 +114,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     const state = stateOf(count);
     const finalScores = competitorScores();
     if (state !== 'in') {
-      const last = state === 'post' ? playAt(order[order.length - 1] ?? 0) : undefined;
+      const last = state === 'post' ? playAt(plays.length - 1) : undefined;
       return {
         state,
         period:
@@ -126,7 +130,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
         totalPlays: plays.length,
       };
     }
-    const last = playAt(order[count - 1] ?? 0);
+    const last = playAt(lastInGameOrder[count - 1] ?? 0);
     const displayClock = String(last.clock?.displayValue ?? '0.0');
     return {
       state,
@@ -194,6 +198,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     const status = statusObject({ ...v, regulationPeriods });
     const out: Json = { ...final };
     delete out.article;
+    if (final.meta) out.meta = { ...final.meta, gameState: state };
     const indexes = revealedIndexes(count);
     const lines = linescores(indexes);
     const competitors = (competition.competitors ?? []).map((c: Json) => {

@@ -1,7 +1,7 @@
 import type { League } from '../espn/leagues.js';
 import { statusObject } from './game-status.js';
 import type { GameView, SimulatedGame } from './replay-game.js';
-import { leagueObject } from './generated-payloads.js';
+import { leagueObject } from './generated-common.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- summary payloads are ESPN's free-form JSON */
 type Json = Record<string, any>;

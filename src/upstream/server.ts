@@ -70,6 +70,10 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
     deps.log.add(entry);
     const send = (status: number, body: string | undefined, extra: Record<string, string> = {}): void => {
       entry.status = status;
+      deps.logger.debug(
+        { method: entry.method, path: entry.path, query: entry.query, status },
+        'upstream request',
+      );
       if (res.destroyed) return;
       res.writeHead(status, {
         ...(body !== undefined ? { 'content-type': 'application/json; charset=utf-8' } : {}),

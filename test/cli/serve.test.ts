@@ -6,8 +6,12 @@ import WebSocket from 'ws';
 import { silentLogger } from '../../src/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/upstream/index.js';
 import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
+import { getTestRedis } from '../helpers/redis.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// Resolved once per file; the Redis test is skipped, with the reason printed, when none answers.
+const REDIS = await getTestRedis();
+await REDIS?.cleanup();
 const GAME = finishedSummaries().find((f) => f.league === 'mens' && !f.qualifier.includes('roundtrip'));
 
 interface Serve {
@@ -95,8 +99,8 @@ describe('courtside serve', () => {
       const events: string[] = [];
       const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
       ws.on('message', (data) => {
-        const frame = JSON.parse(String(data)) as { type: string; [k: string]: unknown };
-        if (frame.type === 'event') events.push(String(frame['type']));
+        const frame = JSON.parse(String(data)) as { type: string; event?: { type: string } };
+        if (frame.type === 'event' && frame.event) events.push(frame.event.type);
       });
       await new Promise<void>((resolve, reject) => {
         ws.once('open', () => resolve());
@@ -111,12 +115,56 @@ describe('courtside serve', () => {
         'an event in the debug log',
       );
 
+      // The overlay page is served too.
+      const overlay = await fetch(`${url}/overlay/mens/${upstream.games[0]?.id ?? ''}`);
+      expect(overlay.status).toBe(200);
+      expect(overlay.headers.get('content-type')).toMatch(/^text\/html/);
+      await overlay.arrayBuffer();
+
       const signalled = Date.now();
       running.child.kill('SIGTERM');
       const exit = await running.exited;
       expect(exit.code).toBe(0);
       expect(exit.at - signalled).toBeLessThan(5_000);
       expect(await closed).toBe(1001);
+    },
+  );
+
+  it.skipIf(!REDIS || !GAME)(
+    'on Redis: streams, then exits 0 within 5 s of SIGTERM with the log and queue flushed',
+    async () => {
+      const redis = await getTestRedis();
+      if (!redis) throw new Error('Redis went away since the file started');
+      try {
+        upstream = await startUpstream({ replay: [GAME?.file ?? ''], speed: 50, logger: silentLogger });
+        running = serve([
+          '--upstream',
+          upstream.url,
+          '--leagues',
+          'mens',
+          '--redis',
+          redis.url,
+          '--prefix',
+          redis.prefix,
+        ]);
+        const url = await running.url;
+        await waitFor(
+          async () =>
+            ((await (await fetch(`${url}/v1/games/live`)).json()) as { games: unknown[] }).games.length > 0,
+          20_000,
+          'the game in the shared log',
+        );
+        const health = (await (await fetch(`${url}/healthz`)).json()) as { redis: { ok: boolean } };
+        expect(health.redis.ok).toBe(true);
+        const signalled = Date.now();
+        running.child.kill('SIGTERM');
+        const exit = await running.exited;
+        expect(exit.code).toBe(0);
+        expect(exit.at - signalled).toBeLessThan(5_000);
+        expect(running.stderr()).toContain('courtside stopped');
+      } finally {
+        await redis.cleanup();
+      }
     },
   );
 

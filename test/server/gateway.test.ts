@@ -1,6 +1,8 @@
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
+import { clientsDropped, framesSent } from '../../src/metrics.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import {
   commit,
@@ -25,6 +27,16 @@ async function connect(url = server.url, options = {}): Promise<TestClient> {
   const c = await TestClient.connect(url, options);
   clients.push(c);
   return c;
+}
+
+async function droppedCount(reason: string): Promise<number> {
+  const metric = await clientsDropped.get();
+  return metric.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
+
+async function framesSentCount(): Promise<number> {
+  const metric = await framesSent.get();
+  return metric.values.find((v) => v.labels.kind === 'ws')?.value ?? 0;
 }
 
 afterEach(async () => {
@@ -68,6 +80,9 @@ describe('WebSocket gateway protocol', () => {
     await c.request({ op: 'ping' }, (f) => f.type === 'pong');
     expect(c.events()).toHaveLength(2);
     expect(server.stats()).toMatchObject({ wsConnections: 1, subscriptions: 0 });
+    // welcome, subscribed, 2 events, pong, unsubscribed, pong.
+    expect(server.stats().framesSent).toBe(7);
+    expect(await framesSentCount()).toBeGreaterThanOrEqual(7);
   });
 
   it('answers every malformed message with an error naming the problem, and stays up', async () => {
@@ -223,16 +238,30 @@ describe('WebSocket gateway protocol', () => {
     const quick = Date.now() - sent;
     await c.next((f) => f.type === 'event' && f.sub === 'late', 10_000);
     const held = Date.now() - sent;
-    expect(quick).toBeLessThan(900);
+    // The undelayed copy came first and well before the delayed one (generous: the machine is shared).
+    expect(quick).toBeLessThan(held - 500);
     // Measured on the client: at least the delay (less a little for the offset's ms rounding).
     expect(held).toBeGreaterThanOrEqual(990);
     expect(held).toBeLessThan(6_000);
     expect(c.events('late').map((x) => x.id)).toEqual([e?.id]);
   });
 
+  it('sends replayed events older than the delay at once (delay runs from when an event was logged)', async () => {
+    bus = createMemoryBus();
+    const logged = await commit(bus, LAL, [makeEvent(LAL), makeEvent(LAL)]);
+    // The server's clock reads a minute later: the logged events are a minute old to it.
+    server = await startServer({ bus, clock: { now: () => Date.now() + 60_000 } });
+    const c = await connect();
+    const started = Date.now();
+    await c.request({ op: 'subscribe', id: 'd', delay: 30, since: '0-0' }, (f) => f.type === 'subscribed');
+    await c.next((f) => f.type === 'event' && (f.event as { id: string }).id === logged[1]?.id);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(c.events().map((e) => e.id)).toEqual(logged.map((e) => e.id));
+  });
+
   it('pings clients and drops a peer silent for two heartbeat intervals', async () => {
     bus = createMemoryBus();
-    server = await startServer({ bus, heartbeatMs: 150 });
+    server = await startServer({ bus, heartbeatMs: 300 });
     const silent = await connect(server.url, { autoPong: false });
     const healthy = await connect();
     let pings = 0;
@@ -254,7 +283,7 @@ describe('WebSocket gateway protocol', () => {
     await slow.request({ op: 'subscribe', id: 's' }, (f) => f.type === 'subscribed');
     await fast.request({ op: 'subscribe', id: 'f' }, (f) => f.type === 'subscribed');
     // Stop reading: the kernel buffers fill, then the server's socket buffer grows.
-    (slow.ws as unknown as { _socket: import('node:net').Socket })._socket.pause();
+    (slow.ws as unknown as { _socket: Socket })._socket.pause();
     let committed = 0;
     for (let i = 0; i < 400 && server.stats().wsConnections === 2; i++) {
       await commit(
@@ -268,13 +297,28 @@ describe('WebSocket gateway protocol', () => {
     await until(() => server.stats().wsConnections === 1, 10_000, 'slow client dropped');
     expect(committed).toBeLessThan(4_000);
     const rss = process.memoryUsage().rss;
-    (slow.ws as unknown as { _socket: import('node:net').Socket })._socket.resume();
+    (slow.ws as unknown as { _socket: Socket })._socket.resume();
     const closed = await slow.waitClosed();
     expect(closed.code).toBe(4000);
     expect(slow.frames.at(-1)).toMatchObject({ type: 'error', code: 'slow_consumer' });
     // The fast client got everything.
     await until(() => fast.events().length === committed, 10_000, 'fast client caught up');
     expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('counts frames held for a spoiler delay toward the buffered-bytes limit', async () => {
+    bus = createMemoryBus();
+    server = await startServer({ bus, limits: { maxBufferedBytes: 64 * 1024 } });
+    const c = await connect();
+    await c.request({ op: 'subscribe', id: 'late', delay: 300 }, (f) => f.type === 'subscribed');
+    const dropped = await droppedCount('slow_consumer');
+    // ~20 events of 4 KB: more than 64 KiB held for 300 s, while the socket itself is idle.
+    for (let i = 0; i < 20 && !c.closed; i++)
+      await commit(bus, LAL, [makeEvent(LAL, 'score.changed', 4_000)]);
+    expect((await c.waitClosed()).code).toBe(4000);
+    expect(c.frames.at(-1)).toMatchObject({ type: 'error', code: 'slow_consumer' });
+    expect(c.events()).toEqual([]);
+    expect(await droppedCount('slow_consumer')).toBe(dropped + 1);
   });
 
   it('closes clients with 1001 on close()', async () => {

@@ -1,4 +1,5 @@
 import { VirtualTimeScheduler } from 'rxjs';
+import { UpstreamHttpError, UpstreamPayloadError } from '../../src/errors.js';
 import type { GameEvent, PlayRow } from '../../streams/events.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
@@ -73,12 +74,31 @@ const DEFAULT_NAME = { pre: 'STATUS_SCHEDULED', in: 'STATUS_IN_PROGRESS', post: 
 
 /** A raw summary with the header fields the engine reads. */
 export function summary(input: SummaryInput): Json {
-  const competitor = (homeAway: 'home' | 'away', id: string, abbr: string, score: number | null | undefined) => ({
+  const competitor = (
+    homeAway: 'home' | 'away',
+    id: string,
+    abbr: string,
+    score: number | null | undefined,
+  ) => ({
     id,
     homeAway,
-    team: { id, abbreviation: abbr, displayName: `${abbr} team`, color: '000000', alternateColor: 'ffffff', logos: [] },
+    team: {
+      id,
+      abbreviation: abbr,
+      displayName: `${abbr} team`,
+      color: '000000',
+      alternateColor: 'ffffff',
+      logos: [],
+    },
     ...(score === null || score === undefined ? {} : { score: String(score) }),
-    ...(input.state === 'post' ? { winner: homeAway === 'home' ? (input.home ?? 0) > (input.away ?? 0) : (input.away ?? 0) > (input.home ?? 0) } : {}),
+    ...(input.state === 'post'
+      ? {
+          winner:
+            homeAway === 'home'
+              ? (input.home ?? 0) > (input.away ?? 0)
+              : (input.away ?? 0) > (input.home ?? 0),
+        }
+      : {}),
   });
   const out: Json = {
     header: {
@@ -98,14 +118,21 @@ export function summary(input: SummaryInput): Json {
               description: input.name ?? DEFAULT_NAME[input.state],
             },
           },
-          competitors: [competitor('home', '1', 'HOM', input.home), competitor('away', '2', 'AWY', input.away)],
+          competitors: [
+            competitor('home', '1', 'HOM', input.home),
+            competitor('away', '2', 'AWY', input.away),
+          ],
         },
       ],
     },
   };
   if (input.plays !== undefined) out.plays = input.plays;
   if (input.winprob !== undefined) {
-    out.winprobability = input.winprob.map((w) => ({ playId: w.playId, homeWinPercentage: w.home, tiePercentage: 0 }));
+    out.winprobability = input.winprob.map((w) => ({
+      playId: w.playId,
+      homeWinPercentage: w.home,
+      tiePercentage: 0,
+    }));
   }
   return out;
 }
@@ -126,10 +153,18 @@ export function scoreboard(games: Array<{ id: string; state: 'pre' | 'in' | 'pos
             { homeAway: 'home', team: { id: '1', abbreviation: 'HOM' }, score: '0' },
             { homeAway: 'away', team: { id: '2', abbreviation: 'AWY' }, score: '0' },
           ],
-          status: { period: 0, displayClock: '0.0', type: { state: g.state, name: DEFAULT_NAME[g.state], completed: g.state === 'post' } },
+          status: {
+            period: 0,
+            displayClock: '0.0',
+            type: { state: g.state, name: DEFAULT_NAME[g.state], completed: g.state === 'post' },
+          },
         },
       ],
-      status: { period: 0, displayClock: '0.0', type: { state: g.state, name: DEFAULT_NAME[g.state], completed: g.state === 'post' } },
+      status: {
+        period: 0,
+        displayClock: '0.0',
+        type: { state: g.state, name: DEFAULT_NAME[g.state], completed: g.state === 'post' },
+      },
     })),
   };
 }
@@ -142,7 +177,12 @@ export function reconstructPlays(events: readonly GameEvent[]): PlayRow[] {
   const rows = new Map<string, PlayRow>();
   const order: string[] = [];
   const place = (id: string, after: string | null | undefined, index: number | undefined) => {
-    const at = after === null ? 0 : after !== undefined && order.includes(after) ? order.indexOf(after) + 1 : (index ?? order.length);
+    const at =
+      after === null
+        ? 0
+        : after !== undefined && order.includes(after)
+          ? order.indexOf(after) + 1
+          : (index ?? order.length);
     order.splice(at, 0, id);
   };
   for (const e of events) {
@@ -195,4 +235,80 @@ export class VirtualClock extends VirtualTimeScheduler {
 /** Lets pending promise chains and I/O callbacks run. */
 export async function settle(rounds = 8): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+export interface ScriptGame {
+  id: string;
+  state: 'pre' | 'in' | 'post';
+  start: number;
+  plays: number;
+  home: number;
+  name?: string;
+}
+
+/**
+ * An upstream scripted by the test: the engine's client contract is `call(operation, params)`,
+ * and these tests need the upstream to move in virtual time, which a socket server cannot.
+ * The real client and simulator are exercised in replay.test.ts.
+ */
+export class Script {
+  games = new Map<string, ScriptGame>();
+  calls: Array<{ op: string; id: string | undefined; at: number }> = [];
+  inflight = 0;
+  maxInflight = 0;
+  failing = new Map<string, number>();
+  /** Answers that are JSON but not a usable summary, per game id. */
+  garbage = new Map<string, number>();
+  constructor(private clock: { now(): number }) {}
+
+  add(game: Partial<ScriptGame> & { id: string }): ScriptGame {
+    const g = { state: 'in' as const, start: Date.UTC(2025, 0, 1, 0, 0), plays: 0, home: 0, ...game };
+    this.games.set(g.id, g);
+    return g;
+  }
+
+  client = {
+    call: async (op: string, params?: Record<string, string | number>): Promise<unknown> => {
+      const id = params?.event_id === undefined ? undefined : String(params.event_id);
+      this.calls.push({ op, id, at: this.clock.now() });
+      const left = this.failing.get(id ?? op) ?? 0;
+      if (left > 0) {
+        this.failing.set(id ?? op, left - 1);
+        throw new UpstreamHttpError(503, `http://upstream/${op}`);
+      }
+      const junk = this.garbage.get(id ?? op) ?? 0;
+      if (junk > 0) {
+        this.garbage.set(id ?? op, junk - 1);
+        return { header: { competitions: [] }, plays: 'not a list' };
+      }
+      if (op.endsWith('_scoreboard')) {
+        return scoreboard(
+          [...this.games.values()].map((g) => ({
+            id: g.id,
+            state: g.state,
+            date: new Date(g.start).toISOString(),
+          })),
+        );
+      }
+      const g = this.games.get(id ?? '');
+      if (!g) throw new UpstreamPayloadError(`http://upstream/${op}`, 'no such game');
+      return summary({
+        id: g.id,
+        state: g.state,
+        ...(g.name ? { name: g.name } : {}),
+        period: g.state === 'pre' ? 0 : 1,
+        clock: '10:00',
+        home: g.home,
+        away: 0,
+        plays: g.state === 'pre' ? undefined : Array.from({ length: g.plays }, (_, i) => rawPlay(i)),
+      });
+    },
+  };
+
+  summaryCalls(id: string): number[] {
+    return this.calls.filter((c) => c.id === id).map((c) => c.at);
+  }
+  scoreboardCalls(): number[] {
+    return this.calls.filter((c) => c.op.endsWith('_scoreboard')).map((c) => c.at);
+  }
 }

@@ -2,13 +2,23 @@ import type { Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/espn/operations.js';
 import { columnsFor, parseFrames, parseOperation, type Frame, type Row } from '../../src/tables/index.js';
-import { SUMMARY_TABLE_NAMES, SUMMARY_TABLES, tableColumns, type ColumnType } from '../../src/tables/schema.js';
+import {
+  SUMMARY_TABLE_NAMES,
+  SUMMARY_TABLES,
+  tableColumns,
+  type ColumnType,
+} from '../../src/tables/schema.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures } from '../helpers/fixtures.js';
 import { fixturesOf } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const ARROW_TYPE: Record<ColumnType, string> = { character: 'Utf8', integer: 'Int32', double: 'Float64', logical: 'Bool' };
+const ARROW_TYPE: Record<ColumnType, string> = {
+  character: 'Utf8',
+  integer: 'Int32',
+  double: 'Float64',
+  logical: 'Bool',
+};
 
 function checkType(type: ColumnType, value: unknown, where: string): void {
   if (value === null) return;
@@ -24,12 +34,20 @@ function checkType(type: ColumnType, value: unknown, where: string): void {
 }
 
 /** Rows flavour and Arrow flavour agree with the frame: columns in order, typed cells. */
-function checkFrame(frame: Frame, rows: Row[], table: Table, expected: readonly string[] | undefined, where: string): void {
+function checkFrame(
+  frame: Frame,
+  rows: Row[],
+  table: Table,
+  expected: readonly string[] | undefined,
+  where: string,
+): void {
   const names = frame.columns.map((c) => c.name);
   if (expected) expect(names, where).toEqual(expected);
   expect(new Set(names).size, `${where}: unique column names`).toBe(names.length);
   expect(table.schema.fields.map((f) => f.name)).toEqual(names);
-  expect(table.schema.fields.map((f) => String(f.type))).toEqual(frame.columns.map((c) => ARROW_TYPE[c.type]));
+  expect(table.schema.fields.map((f) => String(f.type))).toEqual(
+    frame.columns.map((c) => ARROW_TYPE[c.type]),
+  );
   expect(table.schema.fields.every((f) => f.nullable)).toBe(true);
   expect(table.numRows).toBe(rows.length);
   for (const [i, row] of rows.entries()) {
@@ -40,7 +58,10 @@ function checkFrame(frame: Frame, rows: Row[], table: Table, expected: readonly 
   for (const c of frame.columns) {
     const vector = table.getChild(c.name);
     const values = rows.map((r) => r[c.name] ?? null);
-    expect(vector?.toArray ? Array.from({ length: table.numRows }, (_, i) => vector.get(i) ?? null) : [], `${where} ${c.name}`).toEqual(values);
+    expect(
+      vector?.toArray ? Array.from({ length: table.numRows }, (_, i) => vector.get(i) ?? null) : [],
+      `${where} ${c.name}`,
+    ).toEqual(values);
   }
 }
 
@@ -55,7 +76,7 @@ describe.skipIf(!HAVE_FIXTURES)('every recorded payload yields its tables', () =
     const label = `${fixture.league}/${fixture.suffix}${fixture.qualifier ? `__${fixture.qualifier}` : ''}`;
     it(`${label}: columns in order, values of the column's type, Arrow and rows agree`, () => {
       expect(OPERATIONS.has(operation)).toBe(true);
-      const [{ raw }] = fixturesOf(fixture.suffix).filter((f) => f.fixture.file === fixture.file) as [{ raw: unknown }];
+      const raw = fixturesOf(fixture.suffix).find((f) => f.fixture.file === fixture.file)?.raw;
       const frames = parseFrames(operation, raw);
       const rowsResult = parseOperation(operation, raw, { flavour: 'rows' });
       const arrowResult = parseOperation(operation, raw);
@@ -72,7 +93,13 @@ describe.skipIf(!HAVE_FIXTURES)('every recorded payload yields its tables', () =
           );
         }
       } else {
-        checkFrame(frames as Frame, rowsResult as Row[], arrowResult as Table, fixedColumns(operation), label);
+        checkFrame(
+          frames as Frame,
+          rowsResult as Row[],
+          arrowResult as Table,
+          fixedColumns(operation),
+          label,
+        );
         if (!fixedColumns(operation)) expect((rowsResult as Row[]).length).toBeGreaterThan(0);
       }
     });
@@ -113,7 +140,10 @@ describe.skipIf(!HAVE_FIXTURES)('values match the raw payloads', () => {
       expect(rowsOf(op, raw, 'leaders')).toHaveLength(leaders);
       expect(rowsOf(op, raw, 'officials')).toHaveLength(p.gameInfo?.officials?.length ?? 0);
       expect(rowsOf(op, raw, 'season_series')).toHaveLength(p.seasonseries?.length ?? 0);
-      const entries = (p.standings?.groups ?? []).reduce((n: number, g: Json) => n + g.standings.entries.length, 0);
+      const entries = (p.standings?.groups ?? []).reduce(
+        (n: number, g: Json) => n + g.standings.entries.length,
+        0,
+      );
       expect(rowsOf(op, raw, 'standings')).toHaveLength(entries);
       expect(rowsOf(op, raw, 'injuries')).toHaveLength(p.injuries?.length ?? 0);
       expect(rowsOf(op, raw, 'news')).toHaveLength(p.news?.articles?.length ?? 0);
@@ -183,7 +213,8 @@ describe.skipIf(!HAVE_FIXTURES)('values match the raw payloads', () => {
         expect(row.id).toBe(athletes[i]?.id);
         expect(row.age).toBe(athletes[i]?.age ?? null);
         expect(row.experience_years).toBe(athletes[i]?.experience?.years ?? null);
-        if (fixture.league === 'mens') expect(row.contract_salary).toBe(athletes[i]?.contract?.salary ?? null);
+        if (fixture.league === 'mens')
+          expect(row.contract_salary).toBe(athletes[i]?.contract?.salary ?? null);
       });
     });
   }
@@ -236,7 +267,8 @@ describe.skipIf(!HAVE_FIXTURES)('values match the raw payloads', () => {
     player_bio: () => 1,
     team_depthcharts: (r) =>
       r.depthchart.reduce(
-        (n: number, c: Json) => n + Object.values(c.positions as Json).reduce((m: number, s: Json) => m + s.athletes.length, 0),
+        (n: number, c: Json) =>
+          n + Object.values(c.positions as Json).reduce((m: number, s: Json) => m + s.athletes.length, 0),
         0,
       ),
   };

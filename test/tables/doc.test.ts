@@ -19,7 +19,10 @@ describe('docs/tables.md', () => {
 
   it.skipIf(!HAVE_FIXTURES)('is current: `npm run docs:tables` would not change it', async () => {
     const config = (await resolveConfig(target)) ?? {};
-    const fresh = await format(renderTablesDoc(collectGenericSamples(FIXTURES_DIR)), { ...config, filepath: target });
+    const fresh = await format(renderTablesDoc(collectGenericSamples(FIXTURES_DIR)), {
+      ...config,
+      filepath: target,
+    });
     expect(committed, 'docs/tables.md is stale: run `npm run docs:tables`').toBe(fresh);
   });
 });

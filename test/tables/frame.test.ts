@@ -1,6 +1,13 @@
-import { tableFromIPC, type Table } from 'apache-arrow';
+import { RecordBatch, Table, tableFromIPC, vectorFromArray, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { columnsFor, operationCsv, parseOperation, tableToIpc, toCsv, type Row } from '../../src/tables/index.js';
+import {
+  columnsFor,
+  operationCsv,
+  parseOperation,
+  tableToIpc,
+  toCsv,
+  type Row,
+} from '../../src/tables/index.js';
 import { makeEvent, makePlay } from './helpers.js';
 
 describe('toCsv', () => {
@@ -23,7 +30,11 @@ describe('toCsv', () => {
 
 describe('tableToIpc', () => {
   it('round-trips an Arrow table through the IPC stream format with the same types and values', () => {
-    const table = parseOperation('mens_summary', { plays: [makePlay(), makePlay({ id: 'x', homeScore: null })] }, { table: 'plays' }) as Table;
+    const table = parseOperation(
+      'mens_summary',
+      { plays: [makePlay(), makePlay({ id: 'x', homeScore: null })] },
+      { table: 'plays' },
+    ) as Table;
     const bytes = tableToIpc(table);
     expect(bytes).toBeInstanceOf(Uint8Array);
     // Stream format starts with a message (continuation marker 0xFFFFFFFF), not the file magic "ARROW1".
@@ -37,6 +48,31 @@ describe('tableToIpc', () => {
     expect(back.getChild('home_score')?.get(1)).toBeNull();
     expect(back.getChild('scoring_play')?.get(0)).toBe(true);
     expect(back.getChild('id')?.get(1)).toBe('x');
+  });
+
+  it('builds batches that behave like constructed ones', () => {
+    const table = parseOperation(
+      'mens_summary',
+      { plays: [makePlay(), makePlay({ id: 'y' })] },
+      { table: 'plays' },
+    ) as Table;
+    const batch = table.batches[0];
+    expect(batch).toBeInstanceOf(RecordBatch);
+    expect(batch?.numRows).toBe(2);
+    expect(batch?.metadata.size).toBe(0);
+    expect(
+      table
+        .select(['id', 'home_score'])
+        .toArray()
+        .map((r) => r.toJSON()),
+    ).toEqual([
+      { id: '4017001', home_score: 2 },
+      { id: 'y', home_score: 2 },
+    ]);
+    expect(table.slice(1).getChild('id')?.get(0)).toBe('y');
+    const other = new Table({ id: vectorFromArray(['z'], new Utf8()) }) as unknown as Table;
+    expect([...(table.select(['id']).concat(other).getChild('id') ?? [])]).toEqual(['4017001', 'y', 'z']);
+    expect(tableFromIPC(tableToIpc(table)).numRows).toBe(2);
   });
 
   it('round-trips an empty table with its columns', () => {
@@ -60,16 +96,24 @@ describe('parseOperation options', () => {
   it('summary gives its 14 tables, or one with table', () => {
     const all = parseOperation('mens_summary', {}, { flavour: 'rows' }) as Record<string, Row[]>;
     expect(Object.keys(all)).toHaveLength(14);
-    expect(parseOperation('mens_summary', { plays: [makePlay()] }, { flavour: 'rows', table: 'plays' })).toHaveLength(1);
+    expect(
+      parseOperation('mens_summary', { plays: [makePlay()] }, { flavour: 'rows', table: 'plays' }),
+    ).toHaveLength(1);
   });
 
   it('rejects unknown operations, flavours and tables by code', () => {
-    expect(() => parseOperation('mens_nope', {})).toThrow(expect.objectContaining({ code: 'UNKNOWN_OPERATION' }));
+    expect(() => parseOperation('mens_nope', {})).toThrow(
+      expect.objectContaining({ code: 'UNKNOWN_OPERATION' }),
+    );
     expect(() => parseOperation('mens_summary', {}, { flavour: 'pandas' as never })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );
-    expect(() => parseOperation('mens_summary', {}, { table: 'nope' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(() => parseOperation('mens_news', {}, { table: 'plays' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => parseOperation('mens_summary', {}, { table: 'nope' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => parseOperation('mens_news', {}, { table: 'plays' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 
   it('columnsFor: fixed tables only', () => {
@@ -93,6 +137,8 @@ describe('parseOperation options', () => {
     const [header, line] = csv.split('\r\n');
     expect(header?.split(',')).toEqual(columnsFor('mens_summary', 'plays'));
     expect(line).toContain('"a, ""b"""');
-    expect(() => operationCsv('mens_summary', {})).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => operationCsv('mens_summary', {})).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 });

@@ -36,7 +36,10 @@ export function makePlay(overrides: Record<string, unknown> = {}): Record<string
 }
 
 /** A minimal scoreboard event with two competitors, with overrides on the event. */
-export function makeEvent(overrides: Record<string, unknown> = {}, competition: Record<string, unknown> = {}) {
+export function makeEvent(
+  overrides: Record<string, unknown> = {},
+  competition: Record<string, unknown> = {},
+) {
   const competitor = (homeAway: string, id: string, extra: Record<string, unknown> = {}) => ({
     id,
     homeAway,
@@ -65,7 +68,15 @@ export function makeEvent(overrides: Record<string, unknown> = {}, competition: 
       clock: 0,
       displayClock: '0.0',
       period: 4,
-      type: { id: '3', name: 'STATUS_FINAL', state: 'post', completed: true, description: 'Final', detail: 'Final', shortDetail: 'Final' },
+      type: {
+        id: '3',
+        name: 'STATUS_FINAL',
+        state: 'post',
+        completed: true,
+        description: 'Final',
+        detail: 'Final',
+        shortDetail: 'Final',
+      },
     },
     competitions: [
       {

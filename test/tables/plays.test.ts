@@ -35,7 +35,15 @@ describe('parsePlays', () => {
 
   it('reads integers from strings and gives null for what is missing', () => {
     const [row] = parsePlays({
-      plays: [makePlay({ awayScore: '12', homeScore: '44.4', team: undefined, participants: undefined, shortDescription: '' })],
+      plays: [
+        makePlay({
+          awayScore: '12',
+          homeScore: '44.4',
+          team: undefined,
+          participants: undefined,
+          shortDescription: '',
+        }),
+      ],
     });
     expect(row?.away_score).toBe(12);
     expect(row?.home_score).toBeNull();
@@ -86,13 +94,14 @@ describe('parsePlays', () => {
 
 describe('parseWinprobability', () => {
   it('maps entries to doubles and the play id', () => {
-    expect(parseWinprobability({ winprobability: [{ homeWinPercentage: '0.5', tiePercentage: 0, playId: 40 }] })).toEqual([
-      { home_win_percentage: 0.5, tie_percentage: 0, play_id: '40' },
-    ]);
+    expect(
+      parseWinprobability({ winprobability: [{ homeWinPercentage: '0.5', tiePercentage: 0, playId: 40 }] }),
+    ).toEqual([{ home_win_percentage: 0.5, tie_percentage: 0, play_id: '40' }]);
   });
 
   it('gives no rows for wrongly shaped payloads', () => {
-    for (const raw of [null, 1, [], {}, { winprobability: { a: 1 } }]) expect(parseWinprobability(raw)).toEqual([]);
+    for (const raw of [null, 1, [], {}, { winprobability: { a: 1 } }])
+      expect(parseWinprobability(raw)).toEqual([]);
   });
 
   describe.skipIf(!HAVE_FIXTURES)('recorded summaries', () => {

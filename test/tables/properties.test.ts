@@ -2,7 +2,14 @@ import type { Table } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/espn/operations.js';
-import { columnsFor, parseOperation, parsePlays, parseScoreboard, parseWinprobability, type Row } from '../../src/tables/index.js';
+import {
+  columnsFor,
+  parseOperation,
+  parsePlays,
+  parseScoreboard,
+  parseWinprobability,
+  type Row,
+} from '../../src/tables/index.js';
 import { SUMMARY_TABLE_NAMES, SUMMARY_TABLES, tableColumns } from '../../src/tables/schema.js';
 import { HAVE_FIXTURES, finishedSummaries, loadFixture } from '../helpers/fixtures.js';
 
@@ -13,7 +20,23 @@ const RUNS = 60;
 const wrongShape = fc.oneof(
   fc.constantFrom(null, 0, 1.5, '', 'x', true, [], {}, [1, 2], [{}]),
   fc.dictionary(
-    fc.constantFrom('events', 'plays', 'winprobability', 'articles', 'athletes', 'injuries', 'sports', 'children', 'boxscore', 'header', 'gameInfo', 'groups', 'picks', 'transactions', 'team'),
+    fc.constantFrom(
+      'events',
+      'plays',
+      'winprobability',
+      'articles',
+      'athletes',
+      'injuries',
+      'sports',
+      'children',
+      'boxscore',
+      'header',
+      'gameInfo',
+      'groups',
+      'picks',
+      'transactions',
+      'team',
+    ),
     fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)),
   ),
 );
@@ -21,9 +44,14 @@ const wrongShape = fc.oneof(
 describe('parsers never throw on arbitrary JSON', () => {
   it('parseOperation, both flavours, every operation', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...OPERATION_NAMES), fc.jsonValue({ maxDepth: 4 }), fc.boolean(), (op, raw, rows) => {
-        parseOperation(op, raw, { flavour: rows ? 'rows' : 'arrow' });
-      }),
+      fc.property(
+        fc.constantFrom(...OPERATION_NAMES),
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.boolean(),
+        (op, raw, rows) => {
+          parseOperation(op, raw, { flavour: rows ? 'rows' : 'arrow' });
+        },
+      ),
       { numRuns: RUNS * 5 },
     );
   });
@@ -89,7 +117,8 @@ describe('empty or wrongly shaped payloads give empty tables with the right colu
   it('generic operations give no rows', () => {
     const generic = OPERATION_NAMES.filter((op) => columnsFor(op) === undefined && !op.endsWith('_summary'));
     for (const op of generic) {
-      for (const raw of [null, 1, 'x', [], {}]) expect(parseOperation(op, raw, { flavour: 'rows' })).toEqual([]);
+      for (const raw of [null, 1, 'x', [], {}])
+        expect(parseOperation(op, raw, { flavour: 'rows' })).toEqual([]);
     }
   });
 });

@@ -33,7 +33,10 @@ describe('parseScoreboard', () => {
   });
 
   it('reads the clock as seconds and a season label as its ending year', () => {
-    const event = makeEvent({ season: { year: '2024-25', type: '3' }, status: { clock: '8:41', period: '4', type: {} } });
+    const event = makeEvent({
+      season: { year: '2024-25', type: '3' },
+      status: { clock: '8:41', period: '4', type: {} },
+    });
     const [row] = parseScoreboard({ events: [event] }, 'womens');
     expect(row?.status_clock).toBe(521);
     expect(row?.season_year).toBe(2025);
@@ -46,10 +49,21 @@ describe('parseScoreboard', () => {
     expect(Object.keys(plain[0] ?? {})).not.toContain('home_rank');
     expect(Object.keys(plain[0] ?? {})).toEqual(columnsFor('mens_scoreboard'));
     const ranked = makeEvent();
-    ranked.competitions[0]!.competitors[1] = { ...ranked.competitions[0]!.competitors[1]!, curatedRank: { current: 7 } } as never;
-    const rows = parseOperation('mens_scoreboard', { events: [ranked, makeEvent()] }, { flavour: 'rows' }) as Json[];
+    ranked.competitions[0]!.competitors[1] = {
+      ...ranked.competitions[0]!.competitors[1]!,
+      curatedRank: { current: 7 },
+    } as never;
+    const rows = parseOperation(
+      'mens_scoreboard',
+      { events: [ranked, makeEvent()] },
+      { flavour: 'rows' },
+    ) as Json[];
     const keys = Object.keys(rows[0] ?? {});
-    expect(keys.slice(keys.indexOf('home_score'), keys.indexOf('home_score') + 3)).toEqual(['home_score', 'home_rank', 'home_winner']);
+    expect(keys.slice(keys.indexOf('home_score'), keys.indexOf('home_score') + 3)).toEqual([
+      'home_score',
+      'home_rank',
+      'home_winner',
+    ]);
     expect(rows.map((r) => [r.home_rank, r.away_rank])).toEqual([
       [null, '7'],
       [null, null],

@@ -39,7 +39,7 @@ describe.skipIf(!HAVE_FIXTURES)(
       let lastCount = 0;
       let lastTotal = 0;
       let sawIn = 0;
-      const step = (10 * 60_000) / SPEED; // ten minutes of game wallclock per step
+      const step = (2 * 60_000) / SPEED; // two minutes of game wallclock per step
       while (clock.ms < (game?.endAt ?? 0)) {
         const { body } = await getJson(summaryUrl);
         const status = body.header.competitions[0].status;
@@ -57,21 +57,15 @@ describe.skipIf(!HAVE_FIXTURES)(
         const offsets = offsetsOf(final.plays);
         const elapsed = (clock.ms - (game?.startAt ?? 0)) * SPEED;
         expect(plays.length).toBe(offsets.filter((o) => o <= elapsed).length);
-        // Status and scores come from the last revealed play (by wallclock).
-        const last = [...plays]
-          .sort(
-            (a, b) =>
-              Date.parse(a.wallclock) - Date.parse(b.wallclock) ||
-              finalIds.indexOf(a.id) - finalIds.indexOf(b.id),
-          )
-          .pop();
+        // Status and scores come from the last revealed play (in the payload's game order).
+        const last = plays[plays.length - 1];
         expect(status.period).toBe(last.period.number);
         expect(status.displayClock).toBe(last.clock.displayValue);
         const [home, away] = body.header.competitions[0].competitors;
         expect(home.homeAway).toBe('home');
         expect(Number(home.score)).toBe(last.homeScore);
         expect(Number(away.score)).toBe(last.awayScore);
-        expect(Number(home.score) + Number(away.score)).toBeGreaterThanOrEqual(lastTotal - 3);
+        expect(Number(home.score) + Number(away.score)).toBeGreaterThanOrEqual(lastTotal);
         lastTotal = Number(home.score) + Number(away.score);
         const revealed = new Set(plays.map((p) => p.id));
         expect(body.winprobability.every((w: any) => revealed.has(w.playId))).toBe(true);
@@ -90,7 +84,7 @@ describe.skipIf(!HAVE_FIXTURES)(
         lastCount = plays.length;
         clock.advance(step);
       }
-      expect(sawIn).toBeGreaterThan(5);
+      expect(sawIn).toBeGreaterThan(50);
       expect(lastCount).toBeLessThanOrEqual(final.plays.length);
 
       clock.ms = (game?.endAt ?? 0) + 1;

@@ -18,7 +18,8 @@ export const RULE_NAMES = [
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
-const positiveInt = () => z.int({ error: 'expected a positive integer' }).positive({ error: 'expected a positive integer' });
+const positiveInt = () =>
+  z.int({ error: 'expected a positive integer' }).positive({ error: 'expected a positive integer' });
 const period = () => positiveInt().default(4);
 const enabled = () => z.boolean({ error: 'expected true or false' }).default(true);
 
@@ -34,7 +35,10 @@ const rulesSchema = z.strictObject({
   run: z.strictObject({ enabled: enabled(), points: positiveInt().default(10) }),
   player_points: z.strictObject({
     enabled: enabled(),
-    thresholds: z.array(positiveInt(), { error: 'expected a list of positive integers' }).min(1).default([30]),
+    thresholds: z
+      .array(positiveInt(), { error: 'expected a list of positive integers' })
+      .min(1)
+      .default([30]),
   }),
   upset_watch: z.strictObject({
     enabled: enabled(),
@@ -61,7 +65,9 @@ const subscriberSchema = z.strictObject({
   alerts: z
     .array(z.enum([...RULE_NAMES, '*'], { error: `expected one of ${RULE_NAMES.join(', ')} or *` }))
     .optional(),
-  events: z.array(z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `expected an event type` })).default([]),
+  events: z
+    .array(z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `expected an event type` }))
+    .default([]),
   leagues: leagueList.optional(),
   teams: teamList.optional(),
 });
@@ -136,7 +142,10 @@ export async function loadAlertsConfig(file: string): Promise<AlertsConfig> {
   try {
     data = /\.ya?ml$/i.test(extname(file)) ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
-    throw new InvalidConfigError(file, `not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+    throw new InvalidConfigError(
+      file,
+      `not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(err as Error).message}`,
+    );
   }
   return parseAlertsConfig(data);
 }

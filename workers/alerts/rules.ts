@@ -43,7 +43,12 @@ export function evaluate(
   state.lastSeq = event.seq;
   state.teams = event.teams;
   const alerts: Alert[] = [];
-  const emit = (rule: RuleName, moment: string, text: string, details: Record<string, unknown> = {}): void => {
+  const emit = (
+    rule: RuleName,
+    moment: string,
+    text: string,
+    details: Record<string, unknown> = {},
+  ): void => {
     const mark = `${rule}:${moment}`;
     if (state.fired.includes(mark)) return;
     state.fired.push(mark);
@@ -110,7 +115,8 @@ type Emit = (rule: RuleName, moment: string, text: string, details?: Record<stri
 
 function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emit: Emit): void {
   const sequence = play.sequence_number === null ? NaN : Number(play.sequence_number);
-  const inOrder = Number.isFinite(sequence) && (state.lastPlaySequence === null || sequence > state.lastPlaySequence);
+  const inOrder =
+    Number.isFinite(sequence) && (state.lastPlaySequence === null || sequence > state.lastPlaySequence);
   if (inOrder && play.home_score !== null && play.away_score !== null) {
     state.lastPlaySequence = sequence;
     if (play.period_number !== null) state.period = play.period_number;
@@ -141,7 +147,7 @@ function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emi
     // Runs: points scored by one side while the other scores none.
     const dHome = after.home - before.home;
     const dAway = after.away - before.away;
-    if ((dHome > 0) !== (dAway > 0) && dHome >= 0 && dAway >= 0) {
+    if (dHome > 0 !== dAway > 0 && dHome >= 0 && dAway >= 0) {
       const side: Side = dHome > 0 ? 'home' : 'away';
       const points = dHome + dAway;
       if (state.run && state.run.side === side) state.run.points += points;
@@ -149,10 +155,15 @@ function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emi
       if (rules.run.enabled && !state.run.alerted && state.run.points >= rules.run.points) {
         state.run.alerted = true;
         const team = state.teams[side].abbreviation;
-        emit('run', state.run.startPlayId, `${line(state)}: ${team} on a ${state.run.points}-0 run. ${playText}`.trim(), {
-          team,
-          points: state.run.points,
-        });
+        emit(
+          'run',
+          state.run.startPlayId,
+          `${line(state)}: ${team} on a ${state.run.points}-0 run. ${playText}`.trim(),
+          {
+            team,
+            points: state.run.points,
+          },
+        );
       }
     }
 
@@ -167,9 +178,14 @@ function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emi
       left < rules.close_game.underSeconds &&
       Math.abs(after.home - after.away) <= rules.close_game.margin
     ) {
-      emit('close_game', `p${state.period}`, `${line(state)}: close game, ${marginText(state)} in the final ${minutes(rules.close_game.underSeconds)} of the ${periodName(state.period)}`, {
-        margin: Math.abs(after.home - after.away),
-      });
+      emit(
+        'close_game',
+        `p${state.period}`,
+        `${line(state)}: close game, ${marginText(state)} in the final ${minutes(rules.close_game.underSeconds)} of ${periodName(state.period)}`,
+        {
+          margin: Math.abs(after.home - after.away),
+        },
+      );
     }
   }
   creditPoints(state, play, rules, emit);
@@ -192,12 +208,17 @@ function creditPoints(state: GameRuleState, play: PlayRow, rules: RuleSettings, 
   for (const threshold of rules.player_points.thresholds) {
     if (before < threshold && after >= threshold) {
       const who = state.names[athlete] ?? `Player ${athlete}`;
-      emit('player_points', `${athlete}-${threshold}`, `${line(state)}: ${who} reaches ${threshold} points (${after}). ${play.text ?? ''}`.trim(), {
-        athleteId: athlete,
-        name: who,
-        threshold,
-        points: after,
-      });
+      emit(
+        'player_points',
+        `${athlete}-${threshold}`,
+        `${line(state)}: ${who} reaches ${threshold} points (${after}). ${play.text ?? ''}`.trim(),
+        {
+          athleteId: athlete,
+          name: who,
+          threshold,
+          points: after,
+        },
+      );
     }
   }
 }
@@ -275,7 +296,7 @@ function minutes(seconds: number): string {
 }
 
 function periodName(period: number): string {
-  return period <= 4 ? `${periodLabel(period)} quarter` : periodLabel(period);
+  return period <= 4 ? `the ${periodLabel(period)} quarter` : periodLabel(period);
 }
 
 function normalise(p: number): number {

@@ -3,12 +3,18 @@ import type { Redis } from 'ioredis';
 import type { GameEvent } from '../../streams/events.js';
 import { silentLogger, type Logger } from '../../src/log.js';
 import { alertsFired, alertsStale, queueDepth } from '../../src/metrics.js';
-import { DEFAULT_PREFIX, EVENTS_QUEUE, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import {
+  DEFAULT_PREFIX,
+  EVENTS_QUEUE,
+  WEBHOOKS_QUEUE,
+  bullPrefix,
+  createRedisConnection,
+} from '../queues.js';
 import { idempotencyKey, webhookJobOptions, type WebhookJobData } from '../webhooks/jobs.js';
 import type { AlertsConfig, SubscriberConfig } from './config.js';
 import { GameStore } from './game-store.js';
 import { evaluate } from './rules.js';
-import type { Alert } from './types.js';
+import type { Alert, GameRuleState } from './types.js';
 
 export interface AlertWorkerOptions {
   redisUrl: string;
@@ -40,6 +46,8 @@ const ALERT_LIST_LENGTH = 1_000;
 const FIRED_TTL_SECONDS = 7 * 24 * 3600;
 // Polling for a missing predecessor: short against the gap wait, cheap for Redis.
 const GAP_POLL_MS = 15;
+// Parked successors applied under one lock hold: far inside the lock's 10 s at a few ms each.
+const MAX_CHAIN = 200;
 // How often queue depths are sampled into the gauge.
 const DEPTH_SAMPLE_MS = 5_000;
 
@@ -57,7 +65,10 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const connection: Redis = createRedisConnection(options.redisUrl);
   const commands: Redis = createRedisConnection(options.redisUrl);
   const store = new GameStore(commands, prefix);
-  const webhooks = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
+  const webhooks = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, {
+    connection: commands,
+    prefix: bullPrefix(prefix),
+  });
   webhooks.on('error', (err) => logger.error({ err: err.message }, 'webhook queue error'));
   const events = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
   events.on('error', () => undefined);
@@ -71,20 +82,27 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   }
 
   function subscribed(sub: SubscriberConfig, event: GameEvent): boolean {
-    return wanted(event, sub.leagues ?? config.leagues, sub.teams ? new Set(sub.teams.map((t) => t.toUpperCase())) : null);
+    return wanted(
+      event,
+      sub.leagues ?? config.leagues,
+      sub.teams ? new Set(sub.teams.map((t) => t.toUpperCase())) : null,
+    );
   }
 
   async function sendAlert(alert: Alert, event: GameEvent): Promise<void> {
+    // Already sent (a replay after a restart) is not "stale": check that first.
+    const firedKey = `${prefix}alerts:fired:${alert.id}`;
+    if ((await commands.exists(firedKey)) === 1) return;
     const ageMs = now() - Date.parse(alert.at);
     if (ageMs > config.staleAfterSeconds * 1000) {
       alertsStale.inc();
       logger.debug({ alert: alert.id, ageMs }, 'stale alert dropped');
       return;
     }
-    const firedKey = `${prefix}alerts:fired:${alert.id}`;
-    if ((await commands.exists(firedKey)) === 1) return;
     const targets = config.subscribers.filter(
-      (sub) => (sub.alerts === undefined || sub.alerts.includes('*') || sub.alerts.includes(alert.rule)) && subscribed(sub, event),
+      (sub) =>
+        (sub.alerts === undefined || sub.alerts.includes('*') || sub.alerts.includes(alert.rule)) &&
+        subscribed(sub, event),
     );
     // Webhook jobs first (their ids make a repeat a no-op), then the fired mark: a crash in between
     // re-runs this alert on retry without a second delivery.
@@ -120,7 +138,9 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   }
 
   async function sendEvent(event: GameEvent): Promise<void> {
-    const targets = config.subscribers.filter((sub) => sub.events.includes(event.type) && subscribed(sub, event));
+    const targets = config.subscribers.filter(
+      (sub) => sub.events.includes(event.type) && subscribed(sub, event),
+    );
     if (targets.length === 0) return;
     await webhooks.addBulk(
       targets.map((sub) => {
@@ -145,30 +165,65 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   async function process(job: Job<GameEvent>): Promise<string> {
     const event = job.data;
     if (!wanted(event, config.leagues, teamFilter)) return 'filtered';
+    const { league, gameId } = event;
     const deadline = Date.now() + gapWaitMs;
+    let parked = false;
     for (;;) {
-      const token = await store.lock(event.league, event.gameId);
-      if (token) {
+      const held = await store.lockAndLoad(league, gameId);
+      if (held) {
+        let committed = false;
         try {
-          const state = await store.load(event.league, event.gameId);
-          const last = state?.lastSeq ?? 0;
-          if (state && event.seq <= last) return 'duplicate';
+          const last = held.state?.lastSeq ?? 0;
+          if (held.state && event.seq <= last) {
+            // Applied already: by a peer that found it parked, or a duplicate delivery.
+            if (parked) await store.unpark(league, gameId, [event.seq]);
+            return 'done';
+          }
           if (event.seq === last + 1 || Date.now() >= deadline) {
             if (event.seq !== last + 1) {
-              logger.debug({ game: event.gameId, seq: event.seq, last }, 'gap in seq; applying anyway');
+              logger.debug({ game: gameId, seq: event.seq, last }, 'gap in seq; applying anyway');
             }
-            const { state: next, alerts } = evaluate(state, event, config.rules);
-            for (const alert of alerts) await sendAlert(alert, event);
-            await sendEvent(event);
-            await store.save(event.league, event.gameId, next);
-            return `applied:${alerts.length}`;
+            const { state, applied } = await applyChain(held.state, event, held.parked > 0);
+            committed = true;
+            if (!(await store.commit(league, gameId, held.token, state, applied))) {
+              logger.warn(
+                { game: gameId, seq: event.seq },
+                'game lock expired during evaluation; state not saved',
+              );
+            }
+            return `applied:${applied.length}`;
+          }
+          if (!parked) {
+            await store.park(event);
+            parked = true;
           }
         } finally {
-          await store.unlock(event.league, event.gameId, token).catch(() => undefined);
+          if (!committed) await store.release(league, gameId, held.token).catch(() => undefined);
         }
       }
       await new Promise((resolve) => setTimeout(resolve, GAP_POLL_MS));
     }
+  }
+
+  /** Applies `first`, then (when any are parked) each parked successor in turn. */
+  async function applyChain(
+    state: GameRuleState | undefined,
+    first: GameEvent,
+    anyParked: boolean,
+  ): Promise<{ state: GameRuleState; applied: number[] }> {
+    const applied: number[] = [];
+    let current = state;
+    let event: GameEvent | undefined = first;
+    while (event && applied.length < MAX_CHAIN) {
+      const { state: next, alerts } = evaluate(current, event, config.rules);
+      for (const alert of alerts) await sendAlert(alert, event);
+      await sendEvent(event);
+      current = next;
+      applied.push(event.seq);
+      event = anyParked ? await store.parked(first.league, first.gameId, next.lastSeq + 1) : undefined;
+    }
+    // `first` always applies, so the loop ran at least once.
+    return { state: current!, applied };
   }
 
   const worker = new Worker<GameEvent>(EVENTS_QUEUE, process, {
@@ -178,7 +233,9 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     concurrency: options.concurrency ?? 4,
   });
   worker.on('error', (err) => logger.error({ err: err.message }, 'alert worker error'));
-  worker.on('failed', (job, err) => logger.warn({ job: job?.id, err: err.message }, 'event evaluation failed'));
+  worker.on('failed', (job, err) =>
+    logger.warn({ job: job?.id, err: err.message }, 'event evaluation failed'),
+  );
 
   const sampler = setInterval(() => {
     void Promise.all([

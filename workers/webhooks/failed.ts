@@ -15,7 +15,9 @@ export interface FailedDelivery {
 export interface FailedDeliveries {
   list(limit?: number): Promise<FailedDelivery[]>;
   /** Moves failed deliveries back to waiting with a fresh attempt count. */
-  retry(selection: { all: true } | { ids: readonly string[] }): Promise<{ retried: string[]; missing: string[] }>;
+  retry(
+    selection: { all: true } | { ids: readonly string[] },
+  ): Promise<{ retried: string[]; missing: string[] }>;
   close(): Promise<void>;
 }
 
@@ -24,7 +26,12 @@ const PAGE = 500;
 
 /** Inspection and re-drive of the webhook failed set (`courtside webhooks failed|retry`). */
 export function openFailedDeliveries(options: { redisUrl: string; prefix?: string }): FailedDeliveries {
-  const connection = createRedisConnection(options.redisUrl, { maxRetriesPerRequest: 2 });
+  // A command-line tool: give up after a few seconds rather than wait for Redis forever.
+  const connection = createRedisConnection(options.redisUrl, {
+    maxRetriesPerRequest: 2,
+    connectTimeout: 3_000,
+    retryStrategy: (times) => (times > 3 ? null : 500),
+  });
   const queue = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, { connection, prefix: bullPrefix(options.prefix) });
   queue.on('error', () => undefined);
 

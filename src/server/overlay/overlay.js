@@ -12,7 +12,8 @@ const [, , league = '', gameId = ''] = location.pathname.split('/');
 const query = new URLSearchParams(location.search);
 const delay = Number(query.get('delay') ?? 0) || 0;
 const token = query.get('token');
-if (query.get('transparent') === '1') document.body.classList.add('transparent');
+// On <html>: both it and <body> must drop their background for OBS to key the page out.
+if (query.get('transparent') === '1') document.documentElement.classList.add('transparent');
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 
@@ -36,15 +37,42 @@ function periodLabel(period) {
   return period === 5 ? 'OT' : `${period - 4}OT`;
 }
 
+const HEX = /^[0-9a-fA-F]{6}$/;
+
+/** Black or white, whichever reads better on the team colour (WCAG relative luminance). */
+function textOn(hex) {
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  // 0.179 is where black and white text have equal contrast against the background.
+  return luminance > 0.179 ? '#111111' : '#ffffff';
+}
+
+function sideOf(teamId) {
+  const teams = state.snapshot?.teams;
+  if (!teams || teamId == null) return null;
+  if (String(teams.home.id) === String(teamId)) return 'home';
+  if (String(teams.away.id) === String(teamId)) return 'away';
+  return null;
+}
+
 function render() {
   const snap = state.snapshot;
   if (snap) {
     for (const side of ['home', 'away']) {
       const team = snap.teams[side];
       $(`${side}-abbr`).textContent = team.abbreviation;
-      if (team.color) document.documentElement.style.setProperty(`--${side}`, `#${team.color}`);
+      if (HEX.test(team.color ?? '')) {
+        const root = document.documentElement.style;
+        root.setProperty(`--${side}`, `#${team.color}`);
+        root.setProperty(`--${side}-text`, textOn(team.color));
+      }
     }
-    $('status').textContent = snap.status?.detail ?? '';
+    // A live game's detail repeats the clock ("6:27 - 1st Quarter"); others ("Halftime", "Final") say more.
+    const detail = snap.status?.detail ?? '';
+    $('status').textContent = /^\d+(:\d\d|\.\d)\s*-/.test(detail) ? '' : detail;
   }
   $('home-score').textContent = String(state.score.home);
   $('away-score').textContent = String(state.score.away);
@@ -58,6 +86,9 @@ function render() {
       .map((play) => {
         const li = document.createElement('li');
         li.dataset.playId = play.id;
+        if (play.scoring_play) li.classList.add('scoring');
+        const side = sideOf(play.team_id);
+        if (side) li.classList.add(side);
         const when = document.createElement('span');
         when.className = 'when';
         when.textContent = `${periodLabel(play.period_number)} ${play.clock_display_value ?? ''}`;
@@ -73,17 +104,27 @@ function render() {
 
 function renderWinprob() {
   const points = [...state.winprob.values()];
-  const line = document.querySelector('[data-testid="winprob-chart"] polyline');
   if (points.length === 0) return;
+  // Home on top: y = 0 is a certain home win, 60 a certain away win, 30 a toss-up.
   const step = points.length > 1 ? 300 / (points.length - 1) : 0;
-  line.setAttribute(
-    'points',
-    points.map((p, i) => `${(i * step).toFixed(1)},${(60 - p * 60).toFixed(1)}`).join(' '),
-  );
-  const last = points[points.length - 1];
-  const home = state.snapshot?.teams.home.abbreviation ?? 'home';
-  $('winprob-label').textContent = `${home} ${(last * 100).toFixed(1)}%`;
+  const coords = points.map((p, i) => `${(i * step).toFixed(1)},${(60 - p * 60).toFixed(1)}`);
+  const line = coords.join(' ');
+  const area = `0,30 ${line} ${((points.length - 1) * step).toFixed(1)},30`;
+  const chart = document.querySelector('[data-testid="winprob-chart"]');
+  chart.querySelector('polyline').setAttribute('points', line);
+  for (const polygon of chart.querySelectorAll('polygon')) polygon.setAttribute('points', area);
+  const home = points[points.length - 1];
+  const teams = state.snapshot?.teams;
+  // Quote the favourite, as broadcasts do: "ORL 91%" rather than "TOR 9%".
+  const [abbr, pct] =
+    home >= 0.5 ? [teams?.home.abbreviation ?? 'home', home] : [teams?.away.abbreviation ?? 'away', 1 - home];
+  $('winprob-label').textContent = `${abbr} ${Math.round(pct * 100)}%`;
 }
+
+const sequenceOf = (play) => {
+  const n = Number(play.sequence_number);
+  return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
+};
 
 function addPlay(play) {
   if (!play?.id) return;
@@ -93,6 +134,8 @@ function addPlay(play) {
   }
   state.playIds.add(play.id);
   state.plays.push(play);
+  // Game order, not arrival order: after a reconnect the daemon may resend older plays.
+  state.plays.sort((a, b) => sequenceOf(a) - sequenceOf(b));
   // Keep memory flat on long games: only what the page shows plus a margin.
   if (state.plays.length > 50) {
     const dropped = state.plays.splice(0, state.plays.length - 50);
@@ -104,9 +147,10 @@ function applySnapshot(snap) {
   state.snapshot = snap;
   state.score = { ...snap.score };
   state.period = snap.period;
-  state.clock = snap.clock;
+  state.clock = snap.state === 'post' ? 'Final' : snap.clock;
   for (const play of snap.recentPlays ?? []) addPlay(play);
-  if (snap.winProbability) state.winprob.set(snap.winProbability.playId, snap.winProbability.homeWinPercentage);
+  if (snap.winProbability)
+    state.winprob.set(snap.winProbability.playId, snap.winProbability.homeWinPercentage);
 }
 
 function applyEvent(event) {
@@ -155,7 +199,8 @@ async function loadWinprobHistory() {
     const rows = await res.json();
     const merged = new Map();
     for (const row of rows) {
-      if (row.play_id != null && row.home_win_percentage != null) merged.set(row.play_id, row.home_win_percentage);
+      if (row.play_id != null && row.home_win_percentage != null)
+        merged.set(row.play_id, row.home_win_percentage);
     }
     for (const [k, v] of state.winprob) merged.set(k, v);
     state.winprob = merged;

@@ -24,7 +24,11 @@ export function createApiRoutes(options: {
   beforeMetricsScrape?: () => Promise<void>;
 }): RouteHandler[] {
   return [
-    createOpsRoute({ client: options.client, ...(options.logger ? { logger: options.logger } : {}) }),
+    createOpsRoute({
+      client: options.client,
+      auth: options.auth ?? false,
+      ...(options.logger ? { logger: options.logger } : {}),
+    }),
     createGamesRoute({ snapshots: options.snapshots }),
     createHealthRoute(options.health),
     createMetricsRoute(options.beforeMetricsScrape ? { beforeScrape: options.beforeMetricsScrape } : {}),

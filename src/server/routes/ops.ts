@@ -43,6 +43,8 @@ export interface OpsClient {
 export interface OpsRouteOptions {
   client: OpsClient;
   logger?: Logger;
+  /** True when tokens are required: answers are then `private`, never kept by shared caches. */
+  auth?: boolean;
 }
 
 interface ValidRequest {
@@ -83,7 +85,7 @@ export function createOpsRoute(options: OpsRouteOptions): RouteHandler {
       }
       throw err;
     }
-    await answer(req, res, valid, options.client, logger);
+    await answer(req, res, valid, options.client, logger, options.auth === true ? 'private' : 'public');
     return true;
   };
 }
@@ -146,6 +148,7 @@ async function answer(
   { operation, params, format, table }: ValidRequest,
   client: OpsClient,
   logger: Logger,
+  scope: 'public' | 'private',
 ): Promise<void> {
   // A client that hangs up should not keep an upstream request (and its retries) going.
   const abort = new AbortController();
@@ -177,7 +180,7 @@ async function answer(
   const maxAge = Math.max(0, Math.floor(operation.ttlMs / 1000));
   sendBody(req, res, body, {
     contentType: CONTENT_TYPES[format],
-    cacheControl: `public, max-age=${maxAge}`,
+    cacheControl: `${scope}, max-age=${maxAge}`,
     headers:
       format === 'csv'
         ? { 'content-disposition': `inline; filename="${fileName(operation.name, table)}.csv"` }

@@ -68,7 +68,9 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
       await response.body?.cancel().catch(() => undefined);
       return { at, ok: true, status: response.status };
     } catch (err) {
-      return { at, ok: false, error: err instanceof Error ? err.message : String(err) };
+      // fetch says only "fetch failed"; the cause names the real problem (ECONNREFUSED, DNS, timeout).
+      const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+      return { at, ok: false, error: cause instanceof Error ? cause.message : String(cause) };
     }
   }
 

@@ -29,6 +29,8 @@ describe.skipIf(!HAVE_FIXTURES)(
         headers: { authorization: 'Bearer tok-two' },
       });
       expect(header.status).toBe(200);
+      // Behind a token, no shared cache may keep the answer.
+      expect(header.headers.get('cache-control')).toBe('private, max-age=300');
       expect(Array.isArray(await header.json())).toBe(true);
       // `token` is the server's parameter, not the operation's: it must not be refused as unknown.
       const query = await fetch(`${api.url}/v1/ops/mens_news?limit=2&token=tok-one`);

@@ -1,6 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAlertsConfig, parseAlertsConfig } from '../../../workers/alerts/config.js';
 
@@ -17,10 +19,31 @@ function fieldOf(input: unknown): string {
   throw new Error('expected the config to be refused');
 }
 
+describe('the documented rules file', () => {
+  it('docs/alerts.md: the YAML and JSON examples are valid and say the same', async () => {
+    const doc = await readFile(
+      resolve(dirname(fileURLToPath(import.meta.url)), '../../../docs/alerts.md'),
+      'utf8',
+    );
+    const section = doc.slice(doc.indexOf('## The rules file'), doc.indexOf('## Alerts'));
+    const yamlText = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    const jsonText = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(yamlText && jsonText).toBeTruthy();
+    const fromYaml = parseAlertsConfig(parseYaml(yamlText!));
+    expect(fromYaml).toEqual(parseAlertsConfig(JSON.parse(jsonText!)));
+    expect(Object.values(fromYaml.rules).every((r) => r.enabled)).toBe(true);
+    expect(fromYaml.subscribers[0]?.id).toBe('scores-bot');
+  });
+});
+
 describe('rules file validation', () => {
   it('names the bad field path', () => {
-    expect(fieldOf({ rules: { close_game: { margin: -2 } } })).toBe('rules.close_game.margin: expected a positive integer');
-    expect(fieldOf({ rules: { close_game: { margin: 2.5 } } })).toBe('rules.close_game.margin: expected a positive integer');
+    expect(fieldOf({ rules: { close_game: { margin: -2 } } })).toBe(
+      'rules.close_game.margin: expected a positive integer',
+    );
+    expect(fieldOf({ rules: { close_game: { margin: 2.5 } } })).toBe(
+      'rules.close_game.margin: expected a positive integer',
+    );
     expect(fieldOf({ rules: { upset_watch: { probability: 1.5 } } })).toBe(
       'rules.upset_watch.probability: expected a number between 0.5 and 1',
     );
@@ -32,9 +55,9 @@ describe('rules file validation', () => {
     );
     expect(fieldOf({ leagues: ['nfl'] })).toMatch(/^leagues\.0: expected one of mens, womens/);
     expect(fieldOf({ rules: { lead_chnage: {} } })).toBe('rules.lead_chnage: unknown field');
-    expect(fieldOf({ subscribers: [{ url: 'https://e.com', secret: 'x'.repeat(16), alerts: ['nope'] }] })).toMatch(
-      /^subscribers\.0\.alerts\.0: expected one of final_score/,
-    );
+    expect(
+      fieldOf({ subscribers: [{ url: 'https://e.com', secret: 'x'.repeat(16), alerts: ['nope'] }] }),
+    ).toMatch(/^subscribers\.0\.alerts\.0: expected one of final_score/);
   });
 
   it('defaults every rule on when `rules` is absent, and only the listed ones when present', () => {
@@ -73,7 +96,13 @@ describe('rules file validation', () => {
         leagues: ['mens'],
         rules: { close_game: { margin: 3 } },
         subscribers: [
-          { id: 'bot', url: 'https://hooks.example.com/courtside', secret: '0123456789abcdef0123', alerts: ['close_game'], events: ['game.ended'] },
+          {
+            id: 'bot',
+            url: 'https://hooks.example.com/courtside',
+            secret: '0123456789abcdef0123',
+            alerts: ['close_game'],
+            events: ['game.ended'],
+          },
         ],
       }),
     );

@@ -8,7 +8,10 @@ import { GameScript } from '../helpers/events.js';
 
 const rules = defaultAlertsConfig().rules;
 
-function run(events: readonly GameEvent[], settings = rules): { alerts: Alert[]; state: GameRuleState | undefined } {
+function run(
+  events: readonly GameEvent[],
+  settings = rules,
+): { alerts: Alert[]; state: GameRuleState | undefined } {
   let state: GameRuleState | undefined;
   const alerts: Alert[] = [];
   for (const event of events) {
@@ -34,7 +37,9 @@ describe('format', () => {
   it('finds the scorer', () => {
     expect(firstParticipant('[{"athlete":{"id":"1966"}},{"athlete":{"id":"2"}}]')).toBe('1966');
     expect(firstParticipant(null)).toBeNull();
-    expect(scorerName('LeBron James makes 26-foot three point jumper (Anthony Davis assists)')).toBe('LeBron James');
+    expect(scorerName('LeBron James makes 26-foot three point jumper (Anthony Davis assists)')).toBe(
+      'LeBron James',
+    );
   });
 });
 
@@ -54,7 +59,9 @@ describe('lead change', () => {
     const { alerts } = run(g.events);
     const changes = byRule(alerts, 'lead_change');
     expect(changes).toHaveLength(3);
-    expect(changes[1]?.text).toBe('BOS 7 - LAL 6, 1:12 4th: lead change. LeBron James makes 26-foot three point jumper');
+    expect(changes[1]?.text).toBe(
+      'BOS 7 - LAL 6, 1:12 4th: lead change. LeBron James makes 26-foot three point jumper',
+    );
     expect(changes[2]?.text.startsWith('BOS 7 - LAL 8, 5:00 OT: lead change.')).toBe(true);
     expect(changes[0]?.id).toBe(`lead_change:mens:${g.gameId}:${changes[0]?.moment}`);
   });
@@ -96,7 +103,10 @@ describe('close game', () => {
     g.scores('home', 2);
     const close = byRule(run(g.events).alerts, 'close_game');
     expect(close.map((a) => a.moment)).toEqual(['p4', 'p5']);
-    expect(close[0]?.text).toBe('BOS 4 - LAL 3, 1:40 4th: close game, BOS by 1 in the final 2:00 of the 4th quarter');
+    expect(close[0]?.text).toBe(
+      'BOS 4 - LAL 3, 1:40 4th: close game, BOS by 1 in the final 2:00 of the 4th quarter',
+    );
+    expect(close[1]?.text).toBe('BOS 4 - LAL 7, 1:30 OT: close game, LAL by 3 in the final 2:00 of OT');
   });
 
   it('does not fire when the margin is larger', () => {
@@ -111,7 +121,8 @@ describe('close game', () => {
 describe('player points', () => {
   it('sums the first participant’s points and fires when the threshold is reached', () => {
     const g = new GameScript().started();
-    for (let i = 0; i < 9; i++) g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
+    for (let i = 0; i < 9; i++)
+      g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
     g.scores('home', 2, { athlete: '6583' }); // somebody else
     expect(byRule(run(g.events).alerts, 'player_points')).toHaveLength(0);
     g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes 26-foot three point jumper' }); // 30

@@ -29,7 +29,11 @@ export class GameScript {
     readonly teams = { home: HOME, away: AWAY },
   ) {}
 
-  private push<T extends GameEvent['type']>(type: T, data: Extract<GameEvent, { type: T }>['data'], idTail: string): GameEvent {
+  private push<T extends GameEvent['type']>(
+    type: T,
+    data: Extract<GameEvent, { type: T }>['data'],
+    idTail: string,
+  ): GameEvent {
     const seq = this.events.length + 1;
     const event = {
       id: `${this.league}:${this.gameId}:${type}:${idTail}`,
@@ -99,7 +103,9 @@ export class GameScript {
     this.score = { ...this.score, [side]: this.score[side] + points };
     const athlete = options.athlete ?? (side === 'home' ? '1966' : '3917376');
     return this.play({
-      text: options.text ?? `Player ${athlete} makes ${points === 3 ? 'three point jumper' : points === 1 ? 'free throw' : 'jumper'}`,
+      text:
+        options.text ??
+        `Player ${athlete} makes ${points === 3 ? 'three point jumper' : points === 1 ? 'free throw' : 'jumper'}`,
       scoring_play: true,
       score_value: points,
       shooting_play: true,
@@ -123,7 +129,12 @@ export class GameScript {
     const { home, away } = this.score;
     this.push(
       'game.ended',
-      { score: { ...this.score }, winner: home > away ? 'home' : away > home ? 'away' : null, periods: this.period, detail: 'Final' },
+      {
+        score: { ...this.score },
+        winner: home > away ? 'home' : away > home ? 'away' : null,
+        periods: this.period,
+        detail: 'Final',
+      },
       'end',
     );
     return this;

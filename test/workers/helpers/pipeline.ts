@@ -36,7 +36,13 @@ export async function startPipeline(
       logger,
     }),
   );
-  const deliverer = createWebhookWorker({ redisUrl: redis.url, prefix: redis.prefix, config, concurrency: 8, logger });
+  const deliverer = createWebhookWorker({
+    redisUrl: redis.url,
+    prefix: redis.prefix,
+    config,
+    concurrency: 8,
+    logger,
+  });
   await Promise.all([...workers.map((w) => w.ready()), deliverer.ready()]);
   return {
     config,

@@ -46,7 +46,11 @@ export async function startReceiver(
 }
 
 /** Polls `check` until it returns true (generous deadline for a loaded 2-core machine). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -38,7 +38,11 @@ export class RedisProcess {
     );
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const probe = new Redis(this.url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       probe.on('error', () => undefined);
       try {
         await probe.connect();

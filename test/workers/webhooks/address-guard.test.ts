@@ -41,7 +41,9 @@ describe('SSRF guard', () => {
     ]) {
       await expect(assertDeliverableUrl(url, false), url).rejects.toMatchObject({ code: 'WEBHOOK_REFUSED' });
     }
-    await expect(assertDeliverableUrl('file:///etc/passwd', true)).rejects.toMatchObject({ code: 'WEBHOOK_REFUSED' });
+    await expect(assertDeliverableUrl('file:///etc/passwd', true)).rejects.toMatchObject({
+      code: 'WEBHOOK_REFUSED',
+    });
     await expect(assertDeliverableUrl('http://127.0.0.1:9/x', true)).resolves.toBeInstanceOf(URL);
   });
 
@@ -49,11 +51,15 @@ describe('SSRF guard', () => {
     const receiver = await startReceiver(() => 200);
     try {
       const delivery = { secret: 's'.repeat(16), body: '{}', idempotencyKey: 'k', timeoutMs: 5000 };
-      await expect(deliverWebhook({ ...delivery, url: receiver.url, allowPrivateAddresses: false })).rejects.toMatchObject({
+      await expect(
+        deliverWebhook({ ...delivery, url: receiver.url, allowPrivateAddresses: false }),
+      ).rejects.toMatchObject({
         code: 'WEBHOOK_REFUSED',
       });
       expect(receiver.received).toHaveLength(0);
-      await expect(deliverWebhook({ ...delivery, url: receiver.url, allowPrivateAddresses: true })).resolves.toMatchObject({
+      await expect(
+        deliverWebhook({ ...delivery, url: receiver.url, allowPrivateAddresses: true }),
+      ).resolves.toMatchObject({
         status: 200,
       });
       expect(receiver.received).toHaveLength(1);
@@ -63,7 +69,14 @@ describe('SSRF guard', () => {
     const redirecting = await startReceiver(() => 302);
     try {
       await expect(
-        deliverWebhook({ url: redirecting.url, secret: 's'.repeat(16), body: '{}', idempotencyKey: 'k', timeoutMs: 5000, allowPrivateAddresses: true }),
+        deliverWebhook({
+          url: redirecting.url,
+          secret: 's'.repeat(16),
+          body: '{}',
+          idempotencyKey: 'k',
+          timeoutMs: 5000,
+          allowPrivateAddresses: true,
+        }),
       ).rejects.toMatchObject({ code: 'WEBHOOK_FAILED', status: 302 });
       expect(redirecting.received).toHaveLength(1);
     } finally {

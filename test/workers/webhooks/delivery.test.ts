@@ -13,13 +13,16 @@ import { startReceiver, waitFor, type Received } from '../helpers/receiver.js';
 const redisAvailable = await getTestRedis();
 
 // A low points threshold so a short game reaches it.
-const RULES = { rules: { final_score: {}, lead_change: {}, close_game: {}, run: {}, player_points: { thresholds: [10] } } };
+const RULES = {
+  rules: { final_score: {}, lead_change: {}, close_game: {}, run: {}, player_points: { thresholds: [10] } },
+};
 
 /** A game whose events trigger every rule but the upset watch. */
 function alertingGame(): GameScript {
   const g = new GameScript(`40${Math.floor(Math.random() * 1e7)}`);
   g.started();
-  for (let i = 0; i < 4; i++) g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
+  for (let i = 0; i < 4; i++)
+    g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
   g.toPeriod(4, '6:00');
   for (let i = 0; i < 7; i++) g.scores('away', 2, { athlete: '9', text: 'Jayson Tatum makes layup' });
   g.at('1:30');
@@ -99,7 +102,10 @@ describe.skipIf(!redisAvailable)('webhook delivery (real Redis, loopback receive
       expect(payload.kind).toBe('alert');
       expect(r.headers['idempotency-key']).toBe(`${payload.id}@flaky`);
     }
-    const final = receiver.accepted().map((r) => JSON.parse(r.body) as { rule: string; text: string }).find((p) => p.rule === 'final_score');
+    const final = receiver
+      .accepted()
+      .map((r) => JSON.parse(r.body) as { rule: string; text: string })
+      .find((p) => p.rule === 'final_score');
     expect(final?.text).toBe('Final: BOS 14 - LAL 15');
   });
 
@@ -113,9 +119,7 @@ describe.skipIf(!redisAvailable)('webhook delivery (real Redis, loopback receive
     const pipeline = await startPipeline(redis, {
       attempts: 3,
       ...rulesFile,
-      subscribers: [
-        { id: 'down', url, secret: SECRET, events: ['game.ended'] },
-      ],
+      subscribers: [{ id: 'down', url, secret: SECRET, events: ['game.ended'] }],
     });
     closers.push(pipeline.close);
     const game = alertingGame();
@@ -141,9 +145,15 @@ describe.skipIf(!redisAvailable)('webhook delivery (real Redis, loopback receive
     registerWebhooks(program);
     const out: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => (out.push(String(chunk)), true)) as typeof process.stdout.write;
+    process.stdout.write = ((chunk: string) => (
+      out.push(String(chunk)),
+      true
+    )) as typeof process.stdout.write;
     try {
-      await program.parseAsync(['webhooks', 'retry', '--all', '--redis', redis.url, '--prefix', redis.prefix], { from: 'user' });
+      await program.parseAsync(
+        ['webhooks', 'retry', '--all', '--redis', redis.url, '--prefix', redis.prefix],
+        { from: 'user' },
+      );
     } finally {
       process.stdout.write = write;
     }

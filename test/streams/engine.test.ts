@@ -1,0 +1,305 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryBus } from '../../src/bus/memory.js';
+import type { Bus } from '../../src/bus/types.js';
+import { InvalidOptionsError } from '../../src/errors.js';
+import { eventsEmitted, pollErrors, trackedGames } from '../../src/metrics.js';
+import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
+import type { GameEvent } from '../../streams/events.js';
+import { Script, VirtualClock, type ScriptGame } from './helpers.js';
+
+const START = Date.UTC(2025, 0, 1, 0, 0);
+const MIN = 60_000;
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.close()));
+});
+
+function setup(options: Partial<EngineOptions> = {}, clock = new VirtualClock(START)) {
+  const script = new Script(clock);
+  const bus = options.bus ?? createMemoryBus({ now: () => clock.now() });
+  const engine = createEngine({
+    client: script.client,
+    leagues: ['mens'],
+    bus,
+    scheduler: clock,
+    random: () => 0.5,
+    ...options,
+  });
+  engines.push(engine);
+  const events: GameEvent[] = [];
+  engine.events$.subscribe((e) => events.push(e));
+  return { clock, script, bus, engine, events };
+}
+
+describe('createEngine: options', () => {
+  it('refuses a summary interval under 1 s unless fast intervals are allowed explicitly', () => {
+    const client = { call: async () => ({}) };
+    expect(() => createEngine({ client, leagues: ['mens'], intervals: { summaryMs: 500 } })).toThrow(
+      InvalidOptionsError,
+    );
+    expect(() => createEngine({ client, leagues: [] })).toThrow(InvalidOptionsError);
+    const e = createEngine({
+      client,
+      leagues: ['mens'],
+      intervals: { summaryMs: 50 },
+      allowFastIntervals: true,
+    });
+    engines.push(e);
+  });
+});
+
+describe('scoreboard poller', () => {
+  it('polls every 5 minutes with no games, 60 s on a game day, 10 s when a game is near or live', async () => {
+    const { clock, script, engine } = setup();
+    engine.start();
+    await clock.advance(15 * MIN);
+    expect(script.scoreboardCalls().map((t) => (t - START) / MIN)).toEqual([0, 5, 10, 15]);
+
+    script.add({ id: 'g1', state: 'pre', start: clock.now() + 60 * MIN });
+    script.calls = [];
+    await clock.advance(5 * MIN); // the next poll (at 20 min) sees the game day
+    await clock.advance(3 * MIN);
+    const gaps = script
+      .scoreboardCalls()
+      .slice(1)
+      .map((t, i) => t - (script.scoreboardCalls()[i] as number));
+    expect(gaps.every((g) => g === MIN)).toBe(true);
+
+    (script.games.get('g1') as ScriptGame).start = clock.now() + 9 * MIN; // within 10 minutes
+    script.calls = [];
+    await clock.advance(2 * MIN);
+    const fast = script.scoreboardCalls();
+    expect(fast.slice(-2)[1]! - fast.slice(-2)[0]!).toBe(10_000);
+    // Still more than 2 minutes away: no summary poll yet.
+    expect(script.summaryCalls('g1')).toEqual([]);
+  });
+
+  it('starts a summary poller 2 minutes before tip-off and stops it one poll after post', async () => {
+    const { clock, script, engine, events } = setup();
+    const g = script.add({ id: 'g1', state: 'pre', start: START + 5 * MIN });
+    engine.start();
+    await clock.advance(2 * MIN);
+    expect(script.summaryCalls('g1')).toEqual([]);
+    await clock.advance(90_000); // now 3.5 min: the 3 min mark is within 2 minutes of 5 min
+    expect(script.summaryCalls('g1').length).toBeGreaterThan(0);
+    expect(script.summaryCalls('g1')[0]).toBeGreaterThanOrEqual(START + 3 * MIN);
+    g.state = 'in';
+    g.plays = 3;
+    await clock.advance(30_000);
+    expect(events.some((e) => e.type === 'game.started')).toBe(true);
+    g.state = 'post';
+    const endedAt = clock.now();
+    await clock.advance(2 * MIN);
+    expect(events.filter((e) => e.type === 'game.ended')).toHaveLength(1);
+    // One poll saw `post`, one more was made, then nothing; the scoreboard's `post` restarts nothing.
+    expect(script.summaryCalls('g1').filter((t) => t > endedAt)).toHaveLength(2);
+    expect(engine.status().find((s) => s.gameId === 'g1')?.state).toBe('stopped');
+  });
+});
+
+describe('summary pollers', () => {
+  it('back off on errors (exponential, capped), recover, and never stop another game', async () => {
+    const { clock, script, engine, events } = setup({
+      intervals: { summaryMs: 3_000, backoffMaxMs: 20_000 },
+    });
+    script.add({ id: 'bad', plays: 1 });
+    script.add({ id: 'good', plays: 1 });
+    const before =
+      (await pollErrors.get()).values.find(
+        (v) => v.labels.code === 'UPSTREAM_HTTP' && v.labels.poller === 'summary',
+      )?.value ?? 0;
+    script.failing.set('bad', 8);
+    engine.start();
+    await clock.advance(3 * MIN);
+    const bad = script.summaryCalls('bad');
+    const gaps = bad.slice(1).map((t, i) => t - (bad[i] as number));
+    // Growing gaps up to the cap, then back to the interval once it recovered.
+    expect(gaps.slice(0, 4)).toEqual([...gaps.slice(0, 4)].sort((a, b) => a - b));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(20_000 + 3_000);
+    expect(Math.max(...gaps)).toBeGreaterThan(6_000);
+    expect(gaps.at(-1)).toBe(3_000);
+    expect(events.some((e) => e.gameId === 'bad' && e.type === 'play.added')).toBe(true);
+    const status = engine.status().find((s) => s.gameId === 'bad');
+    expect(status).toMatchObject({ failures: 0, state: 'polling', lastError: { code: 'UPSTREAM_HTTP' } });
+    // The other game was polled every interval throughout.
+    const good = script.summaryCalls('good');
+    expect(good.slice(1).every((t, i) => t - (good[i] as number) === 3_000)).toBe(true);
+    const after =
+      (await pollErrors.get()).values.find(
+        (v) => v.labels.code === 'UPSTREAM_HTTP' && v.labels.poller === 'summary',
+      )?.value ?? 0;
+    expect(after - before).toBe(8);
+  });
+
+  it('treats a summary it cannot read as a failed poll: backoff, no events, then recovery', async () => {
+    const { clock, script, engine, events } = setup();
+    const g = script.add({ id: 'g1', plays: 1 });
+    engine.start();
+    await clock.advance(1_000);
+    const n = events.length;
+    const errors = async () =>
+      (await pollErrors.get()).values.find(
+        (v) => v.labels.code === 'UPSTREAM_PAYLOAD' && v.labels.poller === 'summary',
+      )?.value ?? 0;
+    const before = await errors();
+    script.garbage.set('g1', 3);
+    g.plays = 2;
+    await clock.advance(4_000);
+    expect(events.length).toBe(n);
+    expect(engine.status().find((s) => s.gameId === 'g1')).toMatchObject({ state: 'backoff', failures: 1 });
+    await clock.advance(40_000);
+    expect((await errors()) - before).toBe(3);
+    expect(events.slice(n).map((e) => e.type)).toEqual(['play.added']);
+    expect(engine.status().find((s) => s.gameId === 'g1')).toMatchObject({ state: 'polling', failures: 0 });
+  });
+
+  it('sends one summary request per interval per game even when the bus is slow', async () => {
+    const clock = new VirtualClock(START);
+    const inner = createMemoryBus({ now: () => clock.now() });
+    // A bus whose commits take 5 s (a slow downstream, still inside the 9 s lease): polls must
+    // not stack up behind it.
+    const slow: Bus = Object.create(inner, {
+      commit: {
+        value: (...args: Parameters<Bus['commit']>) =>
+          new Promise((resolve) => clock.schedule(() => resolve(inner.commit(...args)), 5_000)),
+      },
+    });
+    const { script, engine, events } = setup({ bus: slow }, clock);
+    const g = script.add({ id: 'g1', plays: 0 });
+    engine.start();
+    for (let i = 0; i < 20; i++) {
+      g.plays++;
+      await clock.advance(3_000);
+    }
+    const calls = script.summaryCalls('g1');
+    const gaps = calls.slice(1).map((t, i) => t - (calls[i] as number));
+    expect(gaps.every((gap) => gap >= 3_000)).toBe(true);
+    expect(calls.length).toBeLessThanOrEqual(60_000 / 3_000 + 1);
+    expect(events.filter((e) => e.type === 'play.added').length).toBeGreaterThan(0);
+  });
+});
+
+describe('metrics and status', () => {
+  it('counts events by type, tracks live games, and reports each poller', async () => {
+    const { clock, script, engine, events } = setup();
+    script.add({ id: 'g1', plays: 2 });
+    const count = async () => (await eventsEmitted.get()).values.reduce((n, v) => n + v.value, 0);
+    const before = await count();
+    engine.start();
+    await clock.advance(5_000);
+    expect((await count()) - before).toBe(events.length);
+    const live = (await trackedGames.get()).values.find(
+      (v) => v.labels.league === 'mens' && v.labels.state === 'in',
+    );
+    expect(live?.value).toBe(1);
+    const status = engine.status();
+    expect(status.map((s) => [s.poller, s.gameId])).toEqual([
+      ['scoreboard', null],
+      ['summary', 'g1'],
+    ]);
+    expect(status[1]).toMatchObject({
+      state: 'polling',
+      gameState: 'in',
+      intervalMs: 3_000,
+      failures: 0,
+      lastError: null,
+    });
+    expect(status[1]?.lastSuccessAt).toBe(new Date(clock.now() - 2_000).toISOString());
+  });
+});
+
+describe('persistence and leases', () => {
+  it('continues seq and ids after a restart on the same bus (no duplicates)', async () => {
+    const clock = new VirtualClock(START);
+    const bus = createMemoryBus({ now: () => clock.now() });
+    const a = setup({ bus, instanceId: 'a' }, clock);
+    const g = a.script.add({ id: 'g1', plays: 3, home: 2 });
+    a.engine.start();
+    await clock.advance(10_000);
+    expect(a.engine.state('mens', 'g1')).toMatchObject({
+      seq: a.events.at(-1)?.seq,
+      score: { home: 2, away: 0 },
+    });
+    await a.engine.close();
+    await a.engine.close(); // idempotent
+
+    const b = setup({ bus, instanceId: 'b' }, clock);
+    b.script.games = a.script.games;
+    g.plays = 5;
+    g.home = 4;
+    b.engine.start();
+    await clock.advance(10_000);
+    const ids = [...a.events, ...b.events].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added', 'score.changed']);
+    expect(b.events[0]?.seq).toBe((a.events.at(-1)?.seq ?? 0) + 1);
+    expect(b.events.every((e) => typeof e.offset === 'string')).toBe(true);
+    expect(await b.engine.snapshots.snapshot('mens', 'g1')).toMatchObject({ score: { home: 4, away: 0 } });
+  });
+
+  it('lets one instance poll a game; another takes over within two lease periods when it dies', async () => {
+    const clock = new VirtualClock(START);
+    const bus = createMemoryBus({ now: () => clock.now() });
+    // Instance a "dies": its lease is never released, it just stops.
+    const dying: Bus = Object.create(bus, { releaseLease: { value: async () => {} } });
+    const a = setup({ bus: dying, instanceId: 'a' }, clock);
+    const g = a.script.add({ id: 'g1', plays: 2 });
+    a.engine.start();
+    await clock.advance(1_000);
+    const b = setup({ bus, instanceId: 'b' }, clock);
+    b.script.games = a.script.games;
+    b.engine.start();
+    await clock.advance(30_000);
+    expect(a.script.summaryCalls('g1').length).toBeGreaterThan(5);
+    expect(b.script.summaryCalls('g1')).toEqual([]);
+    expect(b.engine.status().find((s) => s.gameId === 'g1')?.state).toBe('standby');
+    expect(b.engine.state('mens', 'g1')).toBeUndefined();
+
+    const diedAt = clock.now();
+    await a.engine.close();
+    g.plays = 4;
+    await clock.advance(20_000);
+    const first = b.script.summaryCalls('g1')[0] as number;
+    expect(first - diedAt).toBeLessThanOrEqual(2 * 9_000);
+    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
+    expect(b.events[0]?.seq).toBe((a.events.at(-1)?.seq ?? 0) + 1);
+  });
+
+  it('drops a poll whose commit lost the lease, emits nothing from it, and resumes from the bus', async () => {
+    const clock = new VirtualClock(START);
+    const inner = createMemoryBus({ now: () => clock.now() });
+    let lose = 0;
+    const flaky: Bus = Object.create(inner, {
+      commit: {
+        value: async (...args: Parameters<Bus['commit']>) => (lose-- > 0 ? null : inner.commit(...args)),
+      },
+    });
+    const { script, engine, events } = setup({ bus: flaky }, clock);
+    const g = script.add({ id: 'g1', plays: 1 });
+    engine.start();
+    await clock.advance(3_000);
+    const n = events.length;
+    lose = 1;
+    g.plays = 2;
+    await clock.advance(3_000);
+    expect(events.length).toBe(n);
+    await clock.advance(6_000);
+    expect(events.slice(n).map((e) => [e.type, e.seq])).toEqual([['play.added', n + 1]]);
+  });
+
+  it('closes: releases leases, completes events$, stops polling', async () => {
+    const { clock, script, engine, bus } = setup({ instanceId: 'x' });
+    script.add({ id: 'g1', plays: 1 });
+    let completed = false;
+    engine.events$.subscribe({ complete: () => (completed = true) });
+    engine.start();
+    await clock.advance(5_000);
+    await engine.close();
+    expect(completed).toBe(true);
+    expect(await bus.acquireLease({ league: 'mens', gameId: 'g1' }, 'other', 1_000)).toBe(true);
+    const count = script.calls.length;
+    await clock.advance(60_000);
+    expect(script.calls.length).toBe(count);
+  });
+});

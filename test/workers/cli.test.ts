@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getTestRedis } from '../helpers/redis.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+const dir = await mkdtemp(join(tmpdir(), 'courtside-worker-cli-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+const redis = await getTestRedis();
+afterAll(async () => redis?.cleanup());
+
+/** Runs `courtside <args>` as a real process; kills it after `killAfterMs` if it is still running. */
+function courtside(args: string[], env: Record<string, string> = {}, killAfterMs = 60_000) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+    const child = spawn(TSX, [join(ROOT, 'src', 'cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      if (stderr.includes('courtside worker alerts running')) child.kill('SIGTERM');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('courtside worker / webhooks commands', () => {
+  it('refuses a rules file with a bad field, naming it, and exits 1', async () => {
+    const file = join(dir, 'bad.yaml');
+    await writeFile(file, 'rules:\n  close_game:\n    margin: -3\n');
+    const run = await courtside(['worker', 'alerts', '--rules', file, '--redis', 'redis://127.0.0.1:1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('rules.close_game.margin: expected a positive integer');
+  });
+
+  it.skipIf(!redis)('starts with a valid rules file and stops cleanly on SIGTERM', async () => {
+    const file = join(dir, 'ok.json');
+    await writeFile(file, JSON.stringify({ rules: { final_score: {} } }));
+    const run = await courtside([
+      'worker',
+      'alerts',
+      '--rules',
+      file,
+      '--redis',
+      redis!.url,
+      '--prefix',
+      redis!.prefix,
+    ]);
+    expect(run.stderr).toContain('courtside worker alerts running');
+    expect(run.code).toBe(0);
+  });
+
+  it.skipIf(!redis)('lists an empty failed set', async () => {
+    const run = await courtside(['webhooks', 'failed', '--redis', redis!.url, '--prefix', redis!.prefix]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('no failed deliveries');
+  });
+});
