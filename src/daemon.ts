@@ -17,6 +17,7 @@ import { queueDepth } from './metrics.js';
 import { createApiRoutes, createUpstreamTracker } from './server/routes/index.js';
 import type { RouteHandler } from './server/http-types.js';
 import { createDaemonServer, type DaemonServer } from './server/server.js';
+import { overlayRoute } from './server/overlay-page.js';
 
 /**
  * The daemon: one client, one bus, one engine, the job producer (with Redis), and one HTTP
@@ -39,7 +40,7 @@ export interface Daemon {
 
 export interface DaemonOptions {
   logger?: Logger;
-  /** Extra routes tried after the HTTP API's (e.g. the overlay page). */
+  /** Extra routes tried after the HTTP API's and the overlay page's. */
   routes?: RouteHandler[];
   /** Client overrides (tests shorten timeouts and retries). */
   client?: { timeoutMs?: number; retries?: number; cache?: boolean };
@@ -107,6 +108,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
       logger: logger.child({ component: 'http' }),
       ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
     }),
+    overlayRoute(),
     ...(options.routes ?? []),
   ];
 

@@ -38,14 +38,19 @@ export type { League } from './espn/leagues.js';
 
 // Errors (match on `code`)
 export {
+  BusClosedError,
+  BusUnavailableError,
   CourtsideError,
   InvalidConfigError,
+  InvalidOptionsError,
   InvalidParamsError,
   UnknownOperationError,
   UpstreamHttpError,
   UpstreamNetworkError,
   UpstreamPayloadError,
   UpstreamTimeoutError,
+  WebhookFailedError,
+  WebhookRefusedError,
 } from './errors.js';
 export type { ErrorCode } from './errors.js';
 
@@ -71,5 +76,15 @@ export type {
   SnapshotSource,
   TeamRef,
 } from '../streams/events.js';
+
+// Event log, daemon and simulator
+export { createBus } from './bus/index.js';
+export type { Bus, GameKey, LogBounds, Offset } from './bus/types.js';
+export { createDaemon } from './daemon.js';
+export type { Daemon, DaemonOptions } from './daemon.js';
+export { loadConfig } from './config.js';
+export type { Config } from './config.js';
+export { startUpstream } from './upstream/index.js';
+export type { RunningUpstream, UpstreamOptions } from './upstream/index.js';
 
 export { VERSION, DEFAULT_USER_AGENT } from './version.js';

@@ -6,7 +6,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * names, status classes, event types), never ids, so cardinality stays fixed.
  */
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: 'courtside_process_' });
+// prom-client names its defaults `process_*`, `nodejs_*`: the prefix makes them `courtside_process_*`, `courtside_nodejs_*`.
+collectDefaultMetrics({ register: registry, prefix: 'courtside_' });
 
 export const upstreamRequests = new Counter({
   name: 'courtside_upstream_requests_total',

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createDaemon } from '../daemon.js';
 import { createLogger } from '../log.js';
-import { overlayRoute } from '../server/overlay-page.js';
 import { startUpstream } from '../upstream/index.js';
 
 /**
@@ -79,7 +78,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
       logLevel: options.logLevel,
     },
   });
-  const daemon = createDaemon(config, { logger, routes: [overlayRoute()] });
+  const daemon = createDaemon(config, { logger });
   try {
     await daemon.start();
   } catch (err) {

@@ -3,7 +3,6 @@ import { loadConfig, type ConfigFlags } from '../config.js';
 import { createDaemon, type Daemon } from '../daemon.js';
 import { CourtsideError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
-import { overlayRoute } from '../server/overlay-page.js';
 
 /**
  * `courtside serve`: the daemon in the foreground. Prints `courtside listening on <url>` on
@@ -24,7 +23,7 @@ const HARD_EXIT_MS = 5_000;
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('Run the daemon: pollers, event log, WebSocket/SSE streams and the HTTP API')
+    .description('run the daemon: pollers, event log, WebSocket/SSE streams and the HTTP API')
     .option('--port <port>', 'port to listen on, 0 for a free one (PORT, default 8080)')
     .option('--host <host>', 'address to bind (HOST, default 0.0.0.0)')
     .option(
@@ -63,8 +62,7 @@ export async function runServe(
   const logger = createLogger({ level: config.logLevel });
   installCrashGuards(logger);
 
-  // The broadcast overlay page is part of what the daemon serves (after the HTTP API's routes).
-  const daemon = createDaemon(config, { logger, routes: [overlayRoute()] });
+  const daemon = createDaemon(config, { logger });
   try {
     await daemon.start();
   } catch (err) {

@@ -21,7 +21,7 @@ Examples:
 export function registerWebhooks(program: Command): void {
   const webhooks = program
     .command('webhooks')
-    .description('Webhook deliveries: list and retry the failed set');
+    .description('webhook deliveries: list and retry the failed set');
   const common = (cmd: Command): Command =>
     cmd
       .option('--redis <url>', 'Redis URL (REDIS_URL, required)')

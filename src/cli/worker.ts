@@ -35,7 +35,7 @@ The rules file format is in docs/alerts.md.`;
 const HARD_EXIT_MS = 10_000;
 
 export function registerWorker(program: Command): void {
-  const worker = program.command('worker').description('Run a BullMQ worker process (alerts, webhooks)');
+  const worker = program.command('worker').description('run a BullMQ worker process (alerts, webhooks)');
   const common = (cmd: Command): Command =>
     cmd
       .option(

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
@@ -78,6 +79,8 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const cache = options.cache ? new ResponseCache(options.cacheMaxEntries) : undefined;
   const flights = new Map<string, Promise<unknown>>();
   const closing = new AbortController();
+  // One listener per request in flight (a live game each, plus on-demand calls): no fixed cap fits.
+  setMaxListeners(0, closing.signal);
   let closed: Promise<void> | undefined;
 
   async function get(request: BuiltRequest, getOptions: GetOptions = {}): Promise<unknown> {

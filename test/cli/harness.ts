@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { createDaemon, type Daemon } from '../../src/daemon.js';
 import { silentLogger } from '../../src/log.js';
-import { overlayRoute } from '../../src/server/overlay-page.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/upstream/index.js';
 import { finishedSummaries } from '../helpers/fixtures.js';
 
@@ -30,7 +29,6 @@ export async function startDaemon(upstream: string, port = 0): Promise<Daemon> {
   });
   const daemon = createDaemon(config, {
     logger: silentLogger,
-    routes: [overlayRoute()],
     client: { timeoutMs: 5_000, retries: 1 },
   });
   await daemon.start();
