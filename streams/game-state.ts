@@ -1,5 +1,5 @@
 import type { League } from '../src/espn/leagues.js';
-import type { GameSnapshot, GameState, PlayRow, Score, SnapshotTeam } from './events.js';
+import type { GameSnapshot, GameState, Score, SnapshotTeam } from './events.js';
 import { emptyPlayState, type PlayRecord, type PlayState } from './play-diff.js';
 
 /**
@@ -33,18 +33,8 @@ export interface GameMeta {
   snapshot: GameSnapshot | null;
 }
 
-/** One play's bus entry. */
-export interface PlayEntry {
-  row: PlayRow | null;
-  fp: string | null;
-  after: string | null;
-  wp: number | null;
-  tie: number | null;
-  adds: number;
-  updates: number;
-  removes: number;
-  wpChanges: number;
-}
+/** One play's bus entry: the play record without what only lives in memory. */
+export type PlayEntry = Omit<PlayRecord, 'src'>;
 
 export interface GameDiffState {
   league: League;
