@@ -1,0 +1,473 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { createRedisBus } from '../../../src/bus/redis.js';
+import { compareOffsets, type Bus } from '../../../src/bus/types.js';
+import { startUpstream, type RunningUpstream } from '../../../src/upstream/index.js';
+import type { GameEvent } from '../../../streams/events.js';
+import { readRss, rssGrowthAfterWarmup } from './rss.js';
+
+/**
+ * The soak: simulator in-process, two `courtside serve` children on one Redis, an alert worker
+ * child, a loopback webhook receiver and N real WebSocket clients that connect, resume and leave
+ * at random. Returns figures; the test file asserts on them.
+ */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export interface SoakOptions {
+  redisUrl: string;
+  prefix: string;
+  games: number;
+  speed: number;
+  staggerMs: number;
+  clients: number;
+  seed: number;
+  /** Runs while the soak is live; inject faults here. */
+  faults?: (ctx: SoakContext) => Promise<void>;
+}
+
+export interface SoakContext {
+  upstream: RunningUpstream;
+  daemons: DaemonChild[];
+  receiver: Receiver;
+  log(msg: string): void;
+}
+
+export interface DaemonChild {
+  url: string;
+  child: ChildProcess;
+  pid: number;
+  rss: number[];
+  /** Parsed stderr JSON lines. */
+  lines: Array<Record<string, unknown>>;
+  killed: boolean;
+}
+
+export interface Receiver {
+  url: string;
+  /** Idempotency-Key → deliveries accepted (2xx). */
+  accepted: Map<string, number>;
+  badSignatures: number;
+  down: boolean;
+  close(): Promise<void>;
+}
+
+export const WEBHOOK_SECRET = 'soak-secret-0123456789abcdef';
+
+export async function startReceiver(): Promise<Receiver> {
+  const accepted = new Map<string, number>();
+  const r: Receiver = { url: '', accepted, badSignatures: 0, down: false, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (r.down) {
+        res.writeHead(503).end();
+        return;
+      }
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const ts = req.headers['x-courtside-timestamp'];
+      const sig = req.headers['x-courtside-signature'];
+      const expected = Buffer.from(
+        'sha256=' +
+          createHmac('sha256', WEBHOOK_SECRET)
+            .update(`${String(ts)}.${raw}`)
+            .digest('hex'),
+      );
+      const given = Buffer.from(String(sig));
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        r.badSignatures++;
+        res.writeHead(401).end();
+        return;
+      }
+      const key = String(req.headers['idempotency-key']);
+      accepted.set(key, (accepted.get(key) ?? 0) + 1);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  r.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return r;
+}
+
+function captureLines(stream: NodeJS.ReadableStream, into: Array<Record<string, unknown>>): void {
+  let buf = '';
+  stream.on('data', (c: Buffer) => {
+    buf += c.toString('utf8');
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      try {
+        into.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        into.push({ level: 60, msg: `non-JSON stderr: ${line}` });
+      }
+    }
+  });
+}
+
+export async function startDaemonChild(args: string[]): Promise<DaemonChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'info' },
+  });
+  const d: DaemonChild = { url: '', child, pid: child.pid ?? 0, rss: [], lines: [], killed: false };
+  captureLines(child.stderr!, d.lines);
+  d.url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('serve did not print its URL in 60 s')), 60_000);
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const m = /courtside listening on (\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+  return d;
+}
+
+export interface ClientSub {
+  filter: { leagues?: string[]; types?: string[] };
+  /** Offset the subscription first started after (the first `subscribed` offset). */
+  start: string;
+  ids: string[];
+  /** Offset of each received event, parallel to `ids`. */
+  offsets: string[];
+  last: string;
+  gaps: number;
+  reconnects: number;
+}
+
+const TYPES = [
+  'score.changed',
+  'play.added',
+  'game.status',
+  'period.started',
+  'game.ended',
+  'winprob.changed',
+];
+
+/** One simulated viewer: one logical subscription, carried across reconnects with `since`. */
+class Viewer {
+  sub: ClientSub | undefined;
+  ws: WebSocket | undefined;
+  stopped = false;
+  constructor(
+    private readonly urls: () => string[],
+    private readonly rand: () => number,
+  ) {}
+
+  filter(): ClientSub['filter'] {
+    const f: ClientSub['filter'] = {};
+    const r = this.rand();
+    if (r < 0.3) f.leagues = ['mens'];
+    else if (r < 0.5) f.leagues = ['womens'];
+    if (this.rand() < 0.4) f.types = TYPES.filter(() => this.rand() < 0.5).concat('score.changed');
+    return f;
+  }
+
+  connect(): void {
+    if (this.stopped) return;
+    const urls = this.urls();
+    const base = urls[Math.floor(this.rand() * urls.length)] ?? urls[0];
+    const ws = new WebSocket(`${base!.replace('http', 'ws')}/v1/stream`);
+    this.ws = ws;
+    const filter = this.sub?.filter ?? this.filter();
+    ws.on('open', () => {
+      ws.send(
+        JSON.stringify({
+          op: 'subscribe',
+          id: 'v',
+          ...filter,
+          ...(this.sub ? { since: this.sub.last } : {}),
+        }),
+      );
+    });
+    ws.on('message', (data) => {
+      // A terminated socket may still hand over frames it had buffered: not this viewer's any more.
+      if (this.ws !== ws) return;
+      const f = JSON.parse(String(data)) as {
+        type: string;
+        offset?: string;
+        code?: string;
+        event?: GameEvent;
+      };
+      if (f.type === 'subscribed' && f.offset !== undefined) {
+        this.sub ??= {
+          filter,
+          start: f.offset,
+          ids: [],
+          offsets: [],
+          last: f.offset,
+          gaps: 0,
+          reconnects: 0,
+        };
+      } else if (f.type === 'event' && f.event && this.sub) {
+        this.sub.ids.push(f.event.id);
+        this.sub.offsets.push(f.event.offset ?? '0-0');
+        this.sub.last = f.event.offset ?? this.sub.last;
+      } else if (f.type === 'error' && f.code === 'resume_gap' && this.sub) {
+        this.sub.gaps++;
+      }
+    });
+    ws.on('error', () => undefined);
+    ws.on('close', () => {
+      if (this.ws !== ws || this.stopped) return;
+      // Dropped (daemon killed, slow consumer): come back after a short pause, with `since`.
+      if (this.sub) this.sub.reconnects++;
+      setTimeout(() => this.connect(), 200 + this.rand() * 800);
+    });
+  }
+
+  /** Leaves and resumes later: exercises `since` on either instance. */
+  bounce(): void {
+    const ws = this.ws;
+    if (!ws || !this.sub) return;
+    this.ws = undefined;
+    ws.removeAllListeners('close');
+    ws.terminate();
+    this.sub.reconnects++;
+    setTimeout(() => this.connect(), 100 + this.rand() * 2_000);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.ws?.terminate();
+  }
+}
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SoakResult {
+  durationMs: number;
+  logEvents: number;
+  subs: number;
+  lost: number;
+  duplicates: number;
+  extra: number;
+  reconnects: number;
+  resumeGaps: number;
+  alerts: number;
+  alertDuplicates: number;
+  badSignatures: number;
+  rssGrowth: number[];
+  errorLines: Array<Record<string, unknown>>;
+  upstreamRequests: number;
+  failures: string[];
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function readAll(bus: Bus): Promise<GameEvent[]> {
+  const all: GameEvent[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page = await bus.read(after, 1_000);
+    if (!page.length) return all;
+    all.push(...page);
+    after = page[page.length - 1]?.offset ?? null;
+  }
+}
+
+export async function runSoak(o: SoakOptions): Promise<SoakResult> {
+  const t0 = Date.now();
+  const rand = mulberry(o.seed);
+  const say = (msg: string): void => console.log(`[soak +${Math.round((Date.now() - t0) / 1000)}s] ${msg}`);
+  const upstream = await startUpstream({
+    simulate: { games: o.games, seed: o.seed, staggerMs: o.staggerMs },
+    speed: o.speed,
+  });
+  const receiver = await startReceiver();
+  const dir = mkdtempSync(join(tmpdir(), 'courtside-soak-'));
+  const rules = join(dir, 'rules.json');
+  writeFileSync(
+    rules,
+    JSON.stringify({
+      allowPrivateAddresses: true,
+      // Short backoff: the receiver is down for a while on purpose; retries must get through.
+      attempts: 20,
+      backoffMs: 500,
+      timeoutMs: 5_000,
+      staleAfterSeconds: 3_600,
+      subscribers: [{ id: 'soak', url: receiver.url, secret: WEBHOOK_SECRET, alerts: ['*'] }],
+    }),
+  );
+  const serveArgs = [
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--redis',
+    o.redisUrl,
+    '--prefix',
+    o.prefix,
+    '--upstream',
+    upstream.url,
+    '--summary-interval',
+    '1000',
+  ];
+  const daemons = [await startDaemonChild(serveArgs), await startDaemonChild(serveArgs)];
+  const workerLines: Array<Record<string, unknown>> = [];
+  const worker = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli.ts',
+      'worker',
+      'alerts',
+      '--rules',
+      rules,
+      '--redis',
+      o.redisUrl,
+      '--prefix',
+      o.prefix,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  captureLines(worker.stderr!, workerLines);
+  say(`daemons ${daemons.map((d) => d.url).join(' ')}`);
+
+  const live = (): string[] => daemons.filter((d) => !d.killed).map((d) => d.url);
+  const viewers: Viewer[] = [];
+  for (let i = 0; i < o.clients; i++) {
+    const v = new Viewer(live, rand);
+    viewers.push(v);
+    v.connect();
+    if (i % 50 === 49) await sleep(50);
+  }
+  const sampler = setInterval(() => {
+    for (const d of daemons) if (!d.killed) d.rss.push(readRss(d.pid));
+  }, 1_000);
+  const churn = setInterval(() => {
+    // About 2% of viewers leave and resume every second.
+    for (const v of viewers) if (rand() < 0.02) v.bounce();
+  }, 1_000);
+
+  const failures: string[] = [];
+  const ctx: SoakContext = { upstream, daemons, receiver, log: say };
+  const faultRun = (o.faults?.(ctx) ?? Promise.resolve()).catch((e: unknown) => {
+    failures.push(`fault script: ${String(e)}`);
+  });
+  const endAt = Math.max(...upstream.games.map((g) => g.endAt));
+  while (Date.now() < endAt) await sleep(1_000);
+  await faultRun;
+  say('all games final; waiting for the log to settle');
+  clearInterval(churn);
+
+  const bus = createRedisBus({ url: o.redisUrl, prefix: o.prefix });
+  let last: string | null = null;
+  let stable = 0;
+  while (stable < 8) {
+    const b = await bus.bounds();
+    stable = b.last === last ? stable + 1 : 0;
+    last = b.last;
+    await sleep(1_000);
+  }
+  // Let resuming viewers catch up, then compare.
+  await sleep(5_000);
+  clearInterval(sampler);
+  const log = await readAll(bus);
+  say(`log holds ${log.length} events`);
+
+  let lost = 0;
+  let duplicates = 0;
+  let extra = 0;
+  let reconnects = 0;
+  let resumeGaps = 0;
+  let subs = 0;
+  for (const v of viewers) {
+    const s = v.sub;
+    if (!s) {
+      failures.push('a viewer never got subscribed');
+      continue;
+    }
+    subs++;
+    reconnects += s.reconnects;
+    resumeGaps += s.gaps;
+    const expected = log
+      .filter((e) => compareOffsets(e.offset ?? '0-0', s.start) > 0)
+      .filter((e) => !s.filter.leagues || s.filter.leagues.includes(e.league))
+      .filter((e) => !s.filter.types || s.filter.types.includes(e.type))
+      .map((e) => e.id);
+    const got = new Set<string>();
+    for (const id of s.ids) {
+      if (got.has(id)) duplicates++;
+      got.add(id);
+    }
+    const want = new Set(expected);
+    for (const id of want) if (!got.has(id)) lost++;
+    // Across a Redis restart without persistence the log lost the older events: a received event
+    // older than the log's oldest is not an extra (with or without a resume_gap on the way).
+    const oldest = log[0]?.offset ?? '0-0';
+    s.ids.forEach((id, i) => {
+      if (!want.has(id) && compareOffsets(s.offsets[i] ?? '0-0', oldest) >= 0) extra++;
+    });
+  }
+  for (const v of viewers) v.stop();
+
+  // Alerts: wait until deliveries stop growing (retries after the receiver outage).
+  let count = -1;
+  while (count !== receiver.accepted.size) {
+    count = receiver.accepted.size;
+    await sleep(5_000);
+  }
+  let alertDuplicates = 0;
+  for (const n of receiver.accepted.values()) if (n > 1) alertDuplicates += n - 1;
+
+  const errorLines = [...daemons.flatMap((d) => d.lines), ...workerLines].filter(
+    (l) => typeof l.level === 'number' && l.level >= 50,
+  );
+  for (const d of daemons) if (!d.killed) d.child.kill('SIGTERM');
+  worker.kill('SIGTERM');
+  await Promise.all(
+    [...daemons.map((d) => d.child), worker].map(
+      (c) =>
+        new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once('exit', () => r()))),
+    ),
+  );
+  await bus.close();
+  await receiver.close();
+  const upstreamRequests = upstream.requests.count();
+  await upstream.close();
+  return {
+    durationMs: Date.now() - t0,
+    logEvents: log.length,
+    subs,
+    lost,
+    duplicates,
+    extra,
+    reconnects,
+    resumeGaps,
+    alerts: receiver.accepted.size,
+    alertDuplicates,
+    badSignatures: receiver.badSignatures,
+    rssGrowth: daemons.filter((d) => !d.killed).map((d) => rssGrowthAfterWarmup(d.rss)),
+    errorLines,
+    upstreamRequests,
+    failures,
+  };
+}
+
+export { sleep };

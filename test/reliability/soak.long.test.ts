@@ -1,0 +1,76 @@
+import { afterAll, describe, it } from 'vitest';
+import { assertSoak } from './harness/assert-soak.js';
+import { startOwnRedis, type OwnRedis } from './harness/redis-server.js';
+import { runSoak, sleep, type SoakContext } from './harness/soak.js';
+
+/**
+ * The full soak (`npm run test:reliability`): an evening of 15 games across both leagues at 20x
+ * with staggered starts, 2,000 WebSocket clients, two daemons on one private redis-server, an
+ * alert worker and a webhook receiver. Faults one at a time, then together.
+ */
+let redis: OwnRedis | undefined;
+afterAll(async () => redis?.close());
+
+// Every fault lasts a fixed wall time; gaps between them let the system settle so each is judged alone.
+async function oneAtATime(ctx: SoakContext, own: OwnRedis): Promise<void> {
+  const { upstream, daemons, receiver, log } = ctx;
+  await sleep(30_000);
+  log('fault: upstream fails every request for 60 s');
+  upstream.faults.set({ error: 1 });
+  await sleep(60_000);
+  upstream.faults.set({});
+  await sleep(20_000);
+  log('fault: latency spikes (2 s on every request) for 30 s');
+  upstream.faults.set({ latency: 2_000 });
+  await sleep(30_000);
+  upstream.faults.set({});
+  await sleep(20_000);
+  log('fault: malformed bodies (30%) for 30 s');
+  upstream.faults.set({ malformed: 0.3 });
+  await sleep(30_000);
+  upstream.faults.set({});
+  await sleep(20_000);
+  log('fault: webhook receiver down for 60 s');
+  receiver.down = true;
+  await sleep(60_000);
+  receiver.down = false;
+  await sleep(20_000);
+  log('fault: redis-server killed, restarted after 5 s');
+  await own.kill();
+  await sleep(5_000);
+  await own.start();
+  await sleep(30_000);
+  log('fault: together — upstream errors 50%, latency, malformed, receiver down, one daemon SIGKILLed');
+  upstream.faults.set({ error: 0.5, latency: 1_000, malformed: 0.1 });
+  receiver.down = true;
+  const victim = daemons[1]!;
+  victim.killed = true;
+  victim.child.kill('SIGKILL');
+  await sleep(60_000);
+  upstream.faults.set({});
+  receiver.down = false;
+}
+
+describe('full soak', () => {
+  it(
+    'an evening with every fault: nothing lost, nothing duplicated, RSS flat',
+    async () => {
+      redis = await startOwnRedis();
+      const own = redis;
+      const r = await runSoak({
+        redisUrl: own.url,
+        prefix: 'courtside-soak:',
+        games: 15,
+        speed: 20,
+        // 8 game minutes apart (24 s of wall time at 20x): the evening overlaps and fits in 20 minutes.
+        staggerMs: 8 * 60_000,
+        clients: 2_000,
+        seed: 2026,
+        faults: (ctx) => oneAtATime(ctx, own),
+      });
+      // The Redis kill is on purpose: the daemons' and worker's error lines about a lost Redis are expected.
+      assertSoak(r, [/redis|bus|ECONNREFUSED|connection/i]);
+    },
+    19 * 60_000,
+  );
+});
