@@ -3,6 +3,7 @@ import { arr, isObject, obj, snakeCase, toColour, toLogoList, toSeasonYear } fro
 import { extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
 import type { Frame, Layout } from './frame.js';
+import { STANDINGS_VALUE_COLUMNS } from './schema.js';
 
 /** Injuries, team list, roster, team schedule and standings: the spec's fixed reference tables. */
 
@@ -217,25 +218,7 @@ const STANDINGS: Extractors = {
     ]),
   ),
   ...Object.fromEntries(
-    [
-      'avg_points_against',
-      'avg_points_for',
-      'clincher',
-      'differential',
-      'division_win_percent',
-      'games_behind',
-      'league_win_percent',
-      'losses',
-      'playoff_seed',
-      'point_differential',
-      'points',
-      'points_against',
-      'points_for',
-      'streak',
-      'win_percent',
-      'wins',
-      'games_ahead',
-    ].map((n) => [n, (i: Record<string, unknown>) => obj(i.values)[n]]),
+    STANDINGS_VALUE_COLUMNS.map((n) => [n, (i: Record<string, unknown>) => obj(i.values)[n]]),
   ),
 };
 

@@ -101,6 +101,24 @@ const SCOREBOARD = [
   ...sideGroups('away'),
 ] as const;
 
+/** The box score's per-athlete stats, in the order ESPN labels them; the parser reads them by these names. */
+export const BOXSCORE_STAT_COLUMNS = [
+  'minutes',
+  'points',
+  'field_goals_made_field_goals_attempted',
+  'three_point_field_goals_made_three_point_field_goals_attempted',
+  'free_throws_made_free_throws_attempted',
+  'rebounds',
+  'assists',
+  'turnovers',
+  'steals',
+  'blocks',
+  'offensive_rebounds',
+  'defensive_rebounds',
+  'fouls',
+  'plus_minus',
+] as const;
+
 const BOXSCORE_PLAYER = [
   g('character', [
     'team_id',
@@ -113,20 +131,7 @@ const BOXSCORE_PLAYER = [
     'athlete_jersey',
     'athlete_position',
     'reason',
-    'minutes',
-    'points',
-    'field_goals_made_field_goals_attempted',
-    'three_point_field_goals_made_three_point_field_goals_attempted',
-    'free_throws_made_free_throws_attempted',
-    'rebounds',
-    'assists',
-    'turnovers',
-    'steals',
-    'blocks',
-    'offensive_rebounds',
-    'defensive_rebounds',
-    'fouls',
-    'plus_minus',
+    ...BOXSCORE_STAT_COLUMNS,
   ]),
   g('logical', ['starter', 'active', 'did_not_play', 'ejected']),
 ] as const;
@@ -521,6 +526,27 @@ const SCHEDULE = [
   g('integer', ['season_year', 'season_type_type']),
 ] as const;
 
+/** Standings stats, read from each entry's stats by these names. */
+export const STANDINGS_VALUE_COLUMNS = [
+  'avg_points_against',
+  'avg_points_for',
+  'clincher',
+  'differential',
+  'division_win_percent',
+  'games_behind',
+  'league_win_percent',
+  'losses',
+  'playoff_seed',
+  'point_differential',
+  'points',
+  'points_against',
+  'points_for',
+  'streak',
+  'win_percent',
+  'wins',
+  'games_ahead',
+] as const;
+
 const STANDINGS = [
   g('character', [
     'group_name',
@@ -538,25 +564,7 @@ const STANDINGS = [
     'vs. conf.',
     'last ten games',
   ]),
-  g('double', [
-    'avg_points_against',
-    'avg_points_for',
-    'clincher',
-    'differential',
-    'division_win_percent',
-    'games_behind',
-    'league_win_percent',
-    'losses',
-    'playoff_seed',
-    'point_differential',
-    'points',
-    'points_against',
-    'points_for',
-    'streak',
-    'win_percent',
-    'wins',
-    'games_ahead',
-  ]),
+  g('double', [...STANDINGS_VALUE_COLUMNS]),
 ] as const;
 
 /** Every fixed table, by name. Roster has one list per league (the spec gives two). */

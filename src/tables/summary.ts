@@ -5,29 +5,12 @@ import { fixedFrame } from './fixed.js';
 import type { Cells, Frame, Layout } from './frame.js';
 import { NEWS_EXTRACTORS } from './news.js';
 import { parsePlays, parseWinprobability } from './plays.js';
-import { SUMMARY_TABLES, type Row, type SummaryTableName } from './schema.js';
+import { BOXSCORE_STAT_COLUMNS, SUMMARY_TABLES, type Row, type SummaryTableName } from './schema.js';
 
 /**
  * The summary's 14 tables. Each reads one part of the payload; a part that is missing or
  * wrongly shaped gives that table with no rows.
  */
-
-const BOXSCORE_STATS = [
-  'minutes',
-  'points',
-  'field_goals_made_field_goals_attempted',
-  'three_point_field_goals_made_three_point_field_goals_attempted',
-  'free_throws_made_free_throws_attempted',
-  'rebounds',
-  'assists',
-  'turnovers',
-  'steals',
-  'blocks',
-  'offensive_rebounds',
-  'defensive_rebounds',
-  'fouls',
-  'plus_minus',
-] as const;
 
 const BOXSCORE_PLAYER: Extractors = {
   team_id: 'team.id',
@@ -40,7 +23,7 @@ const BOXSCORE_PLAYER: Extractors = {
   athlete_jersey: 'entry.athlete.jersey',
   athlete_position: 'entry.athlete.position.abbreviation',
   reason: 'entry.reason',
-  ...Object.fromEntries(BOXSCORE_STATS.map((s) => [s, `stats.${s}`])),
+  ...Object.fromEntries(BOXSCORE_STAT_COLUMNS.map((s) => [s, `stats.${s}`])),
   starter: 'entry.starter',
   active: 'entry.active',
   did_not_play: 'entry.didNotPlay',
