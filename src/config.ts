@@ -23,6 +23,8 @@ export interface Config {
   origins: string[];
   /** Events kept in the log per league. */
   retention: number;
+  /** How long a finished game's state stays on the bus, in seconds. */
+  finishedGameTtlS: number;
   logLevel: LogLevel;
 }
 
@@ -41,6 +43,7 @@ export interface ConfigFlags {
   tokens?: string;
   origins?: string;
   retention?: string | number;
+  finishedGameTtl?: string | number;
   logLevel?: string;
 }
 
@@ -53,6 +56,8 @@ export const DEFAULT_SUMMARY_INTERVAL_MS = 3000;
 export const MIN_SUMMARY_INTERVAL_MS = 1000;
 // The design's default: a full NBA game is ~500 plays, so 100,000 covers weeks of games per league.
 export const DEFAULT_RETENTION = 100_000;
+// A day: finished games stay listed (snapshots, /v1/games) through the next day's morning.
+export const DEFAULT_FINISHED_GAME_TTL_S = 86_400;
 // Below this a busy evening's slate would be trimmed before reconnecting clients could resume.
 export const MIN_RETENTION = 100;
 
@@ -77,6 +82,11 @@ const SOURCES = {
   tokens: { env: 'COURTSIDE_TOKENS', flag: 'tokens', flagName: '--tokens' },
   origins: { env: 'COURTSIDE_ORIGINS', flag: 'origins', flagName: '--origins' },
   retention: { env: 'COURTSIDE_RETENTION', flag: 'retention', flagName: '--retention' },
+  finishedGameTtlS: {
+    env: 'COURTSIDE_FINISHED_GAME_TTL',
+    flag: 'finishedGameTtl',
+    flagName: '--finished-game-ttl',
+  },
   logLevel: { env: 'LOG_LEVEL', flag: 'logLevel', flagName: '--log-level' },
 } as const satisfies Record<keyof Config, Source>;
 
@@ -152,6 +162,7 @@ const FIELDS = {
       'a comma-separated list of origins like https://example.com (scheme, host, optional port; no path)',
     ),
   retention: intIn(MIN_RETENTION, 100_000_000, `an integer number of events, at least ${MIN_RETENTION}`),
+  finishedGameTtlS: intIn(60, 366 * 86_400, 'an integer number of seconds from 60 to 31622400'),
   logLevel: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }),
 } satisfies Record<keyof Config, z.ZodType>;
 
@@ -166,6 +177,7 @@ const DEFAULTS: { [K in keyof Config]: string | undefined } = {
   tokens: '',
   origins: '',
   retention: String(DEFAULT_RETENTION),
+  finishedGameTtlS: String(DEFAULT_FINISHED_GAME_TTL_S),
   logLevel: 'info',
 };
 

@@ -80,6 +80,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     bus,
     instanceId,
     intervals: { summaryMs: config.summaryIntervalMs },
+    finishedGameTtlMs: config.finishedGameTtlS * 1_000,
     // The engine names itself in its logs (component: engine).
     logger,
   });

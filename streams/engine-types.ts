@@ -37,6 +37,11 @@ export interface EngineOptions {
   allowFastIntervals?: boolean;
   /** Lease owner name; default `<host>:<pid>:<random>`. */
   instanceId?: string;
+  /**
+   * How long a finished game's state stays on the bus (snapshots, `/v1/games`); default 24 h.
+   * After that it is deleted, so a season's games do not pile up in Redis.
+   */
+  finishedGameTtlMs?: number;
   logger?: Logger;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;

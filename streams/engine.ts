@@ -17,7 +17,7 @@ import {
 } from 'rxjs';
 import { createMemoryBus } from '../src/bus/memory.js';
 import type { Bus, GameKey } from '../src/bus/types.js';
-import { CourtsideError, InvalidOptionsError } from '../src/errors.js';
+import { BusUnavailableError, CourtsideError, InvalidOptionsError } from '../src/errors.js';
 import { backoffDelay } from '../src/espn/backoff.js';
 import { isLeague, type League } from '../src/espn/leagues.js';
 import { silentLogger } from '../src/log.js';
@@ -27,7 +27,7 @@ import { scoreboardDelay, wantsSummary, type ScheduledGame } from './cadence.js'
 import type { Engine, EngineIntervals, EngineOptions, PollerState, PollerStatus } from './engine-types.js';
 import type { GameEvent, GameSnapshot, GameState, PlayRow } from './events.js';
 import { diffSummary } from './game-diff.js';
-import { restoreGameState, type GameDiffState } from './game-state.js';
+import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './game-state.js';
 import type { RawPlay } from './play-fingerprint.js';
 import { createSnapshotSource } from './snapshot-source.js';
 
@@ -46,6 +46,12 @@ export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'b
 export const MIN_SUMMARY_INTERVAL_MS = 1_000;
 // A lease outlives two missed renewals, so one slow poll does not hand the game over.
 const LEASE_TTL_FACTOR = 3;
+// A game whose stored state vanished (Redis restarted empty) is written back at once by the
+// instance that held it last. One holding an older copy waits this many lease TTLs before writing
+// that back; one with no copy waits twice as long before it starts the game over (re-emitting its
+// history under the same ids).
+const ORPHAN_GRACE_FACTOR = 5;
+export const DEFAULT_FINISHED_GAME_TTL_MS = 24 * 3_600_000;
 // close() waits this long (real time) for polls in flight, then gives up on them.
 const CLOSE_WAIT_MS = 2_000;
 
@@ -60,6 +66,14 @@ interface Tracker {
   sub: Subscription | null;
   diff: GameDiffState | null;
   holding: boolean;
+  /** Another instance held this game's lease at some point: its state should be on the bus. */
+  heldElsewhere: boolean;
+  /** When this instance first found the game's stored state missing while it was not the holder. */
+  orphanSince: number | null;
+  /** When this instance last stopped holding the lease (its copy of the state is kept a while). */
+  heldUntil: number | null;
+  /** No other instance has taken the game over (with its stored state) since this one held it. */
+  lastHolder: boolean;
   postPolls: number;
   finished: boolean;
   status: PollerStatus;
@@ -116,6 +130,13 @@ export function createEngine(options: EngineOptions): Engine {
   const random = options.random ?? Math.random;
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leagues = [...new Set(options.leagues)];
+  const orphanGraceMs = ORPHAN_GRACE_FACTOR * intervals.leaseTtlMs;
+  const finishedGameTtlMs = options.finishedGameTtlMs ?? DEFAULT_FINISHED_GAME_TTL_MS;
+  if (!Number.isFinite(finishedGameTtlMs) || finishedGameTtlMs <= 0) {
+    throw new InvalidOptionsError(
+      `finishedGameTtlMs must be a positive number of ms, got ${String(finishedGameTtlMs)}`,
+    );
+  }
 
   const subject = new Subject<GameEvent>();
   const trackers = new Map<string, Tracker>();
@@ -165,7 +186,12 @@ export function createEngine(options: EngineOptions): Engine {
     status.failures++;
     status.lastError = info;
     status.lastErrorAt = iso(now());
-    const delay = backoffDelay(status.failures - 1, { baseMs, maxMs: intervals.backoffMaxMs, random });
+    // Redis answers or fails within a second, and a holder that waits longer than its lease loses
+    // the game: bus errors are retried at the poll cadence; upstream errors back off.
+    const delay =
+      error instanceof BusUnavailableError
+        ? baseMs
+        : backoffDelay(status.failures - 1, { baseMs, maxMs: intervals.backoffMaxMs, random });
     status.state = 'backoff';
     status.backoffMs = delay;
     pollErrors.inc({ league: status.league, poller: status.poller, code: info.code });
@@ -213,22 +239,92 @@ export function createEngine(options: EngineOptions): Engine {
 
   // ---- summary pollers -------------------------------------------------------------------
 
+  /** True once `ms` have passed since the game's stored state was first found missing. */
+  function waited(t: Tracker, ms: number): boolean {
+    t.orphanSince ??= now();
+    return now() - t.orphanSince >= ms;
+  }
+
+  /** Not polling this time; our copy of the state (if any) is kept while it may still be needed. */
+  function standBy(t: Tracker): PollOutcome {
+    if (t.holding) t.heldUntil = now();
+    t.holding = false;
+    const stale = t.heldUntil === null || now() - t.heldUntil > orphanGraceMs;
+    if (t.diff !== null && !t.lastHolder && stale) t.diff = null;
+    t.status.state = 'standby';
+    return 'continue';
+  }
+
+  /**
+   * The lease is someone else's (an acquire said no, or a commit was fenced off). A takeover loads
+   * the stored state; when the bus holds none, Redis lost it and the other instance is only
+   * checking the free lease for a moment: we remain the game's last holder and write it back.
+   */
+  async function lostLease(t: Tracker, why: string): Promise<PollOutcome> {
+    t.heldElsewhere = true;
+    // Someone holds it: a wait for missing state starts afresh the next time it goes missing.
+    t.orphanSince = null;
+    if (t.holding) {
+      const takenOver = storedSeq(await bus.loadGame(t.key)) !== null;
+      if (takenOver) t.lastHolder = false;
+      logger[takenOver ? 'warn' : 'debug']({ ...t.key }, `${why}; standing by`);
+    }
+    return standBy(t);
+  }
+
+  /**
+   * Our lease had lapsed (or we are taking the game back): make sure the bus holds our state or a
+   * newer one. After a Redis restart without persistence it holds nothing. The last holder writes
+   * its copy back at once; an instance whose copy may be older (another took the game over since)
+   * waits for the last holder first. 'wait': the lease was given back for now.
+   */
+  async function verifyStored(t: Tracker, diff: GameDiffState): Promise<'ok' | 'wait' | 'lost'> {
+    const stored = await bus.loadGame(t.key);
+    const seq = storedSeq(stored);
+    if (seq !== null && seq > diff.meta.seq) {
+      // Another instance went on meanwhile: continue from its state.
+      t.diff = restoreGameState(t.key.league, t.key.gameId, stored);
+      return 'ok';
+    }
+    if (seq === diff.meta.seq) return 'ok';
+    if (!t.lastHolder && !waited(t, orphanGraceMs)) {
+      await bus.releaseLease(t.key, instanceId);
+      return 'wait';
+    }
+    logger.warn(
+      { ...t.key, storedSeq: seq, seq: diff.meta.seq },
+      'game state missing or behind on the bus (Redis lost data?); writing it back from memory',
+    );
+    return (await bus.commit(t.key, [], fullDelta(diff), instanceId)) !== null ? 'ok' : 'lost';
+  }
+
   async function pollGame(t: Tracker, due: number): Promise<PollOutcome> {
     const { key, status } = t;
-    const held = await bus.acquireLease(key, instanceId, intervals.leaseTtlMs);
+    const grant = await bus.acquireLease(key, instanceId, intervals.leaseTtlMs);
     if (closed) return 'stop';
-    if (!held) {
-      if (t.holding) logger.warn({ ...key }, 'lease taken by another instance; standing by');
-      t.holding = false;
-      t.diff = null;
-      status.state = 'standby';
-      return 'continue';
-    }
-    if (!t.holding || t.diff === null) {
-      t.diff = restoreGameState(key.league, key.gameId, await bus.loadGame(key));
-      t.holding = true;
+    if (!grant) return lostLease(t, 'lease taken by another instance');
+    if (t.diff !== null) {
+      // A renewal of a lease we held all along needs no check; anything else does.
+      const verdict = grant === 'taken' || !t.holding ? await verifyStored(t, t.diff) : 'ok';
+      if (verdict === 'wait') return standBy(t);
+      if (verdict === 'lost') return lostLease(t, 'lease lost while writing the game state back');
+    } else {
+      const stored = await bus.loadGame(key);
+      // Another instance held the game but the bus has no state: Redis lost it. Leave the game to
+      // the instances that may still have it in memory (twice as long as they wait for each other).
+      if (stored === undefined && t.heldElsewhere) {
+        if (!waited(t, 2 * orphanGraceMs)) {
+          await bus.releaseLease(key, instanceId);
+          return standBy(t);
+        }
+        logger.warn({ ...key }, 'game state lost with Redis and not written back; starting the game over');
+      }
+      t.diff = restoreGameState(key.league, key.gameId, stored);
       logger.debug({ ...key, seq: t.diff.meta.seq }, 'lease held; game state loaded');
     }
+    t.orphanSince = null;
+    t.holding = true;
+    t.lastHolder = true;
     const diffState = t.diff;
     const raw = await client.call(
       `${key.league}_summary`,
@@ -251,11 +347,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (result.dirty) {
       const committed = await bus.commit(key, result.events, result.delta, instanceId);
       if (committed === null) {
-        logger.warn({ ...key }, 'lease lost before commit; events dropped, standing by');
-        t.holding = false;
-        t.diff = null;
-        status.state = 'standby';
-        return 'continue';
+        return lostLease(t, 'lease lost before commit; events dropped');
       }
       result.apply();
       t.rowFresh = false;
@@ -315,8 +407,10 @@ export function createEngine(options: EngineOptions): Engine {
     t.status.state = 'stopped';
     t.finished = t.diff?.meta.ended === true;
     if (t.holding && !closed) {
-      track(bus.releaseLease(t.key, instanceId)).catch((error: unknown) =>
-        logger.warn({ ...t.key, code: errorInfo(error).code }, 'lease release failed'),
+      const key = t.key;
+      const expire = t.finished ? bus.expireGame(key, finishedGameTtlMs) : Promise.resolve();
+      track(expire.then(() => bus.releaseLease(key, instanceId))).catch((error: unknown) =>
+        logger.warn({ ...key, code: errorInfo(error).code }, 'lease release failed'),
       );
     }
     t.holding = false;
@@ -364,6 +458,10 @@ export function createEngine(options: EngineOptions): Engine {
           sub: null,
           diff: null,
           holding: false,
+          heldElsewhere: false,
+          orphanSince: null,
+          heldUntil: null,
+          lastHolder: false,
           postPolls: 0,
           finished: false,
           status: newStatus('summary', league, gameId, intervals.summaryMs),

@@ -1,3 +1,4 @@
+import type { GameStateDelta } from '../src/bus/types.js';
 import type { League } from '../src/espn/leagues.js';
 import type { GameSnapshot, GameState, Score, SnapshotTeam } from './events.js';
 import { emptyPlayState, type PlayRecord, type PlayState } from './play-diff.js';
@@ -87,6 +88,20 @@ export function toEntry(record: PlayRecord): PlayEntry {
     removes: record.removes,
     wpChanges: record.wpChanges,
   };
+}
+
+/** The whole state as one delta that replaces what the bus holds (a re-seed after Redis lost it). */
+export function fullDelta(state: GameDiffState): GameStateDelta {
+  return {
+    meta: state.meta,
+    set: [...state.plays.records].map(([id, r]) => [id, toEntry(r)] as const),
+    replace: true,
+  };
+}
+
+/** The `seq` of a stored game, or null when the bus holds no usable state for it. */
+export function storedSeq(stored: { meta: unknown } | undefined): number | null {
+  return stored !== undefined && isMeta(stored.meta) ? stored.meta.seq : null;
 }
 
 function isMeta(value: unknown): value is GameMeta {

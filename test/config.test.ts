@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       tokens: [],
       origins: [],
       retention: 100_000,
+      finishedGameTtlS: 86_400,
       logLevel: 'info',
     });
   });
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
         COURTSIDE_TOKENS: 'a1, b2,,',
         COURTSIDE_ORIGINS: 'https://example.com,http://localhost:3000',
         COURTSIDE_RETENTION: '5000',
+        COURTSIDE_FINISHED_GAME_TTL: '3600',
         LOG_LEVEL: 'debug',
       },
     });
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
       tokens: ['a1', 'b2'],
       origins: ['https://example.com', 'http://localhost:3000'],
       retention: 5000,
+      finishedGameTtlS: 3600,
       logLevel: 'debug',
     });
   });
@@ -71,6 +74,7 @@ describe('loadConfig', () => {
     [{ COURTSIDE_LEAGUES: 'mens,college' }, 'COURTSIDE_LEAGUES', 'mens, womens'],
     [{ COURTSIDE_SUMMARY_INTERVAL_MS: '500' }, 'COURTSIDE_SUMMARY_INTERVAL_MS', 'at least 1000'],
     [{ COURTSIDE_RETENTION: '-1' }, 'COURTSIDE_RETENTION', 'integer number of events'],
+    [{ COURTSIDE_FINISHED_GAME_TTL: '59' }, 'COURTSIDE_FINISHED_GAME_TTL', 'seconds from 60'],
     [{ COURTSIDE_ORIGINS: 'https://example.com/path' }, 'COURTSIDE_ORIGINS', 'origins like'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'one of fatal'],
     [{ COURTSIDE_TOKENS: 'has space' }, 'COURTSIDE_TOKENS', 'printable ASCII'],

@@ -46,6 +46,13 @@ const COMMANDS: Record<string, Where[]> = {
   ],
   'npm test': [{ file: '.ci/run', contains: 'npm test' }],
   'npm run demo': [{ here: 'npm run demo builds and runs from dist/' }],
+  'npm run test:reliability': [
+    {
+      file: 'package.json',
+      contains: '"test:reliability": "vitest run --config vitest.reliability.config.ts"',
+    },
+    { file: 'test/reliability/soak.long.test.ts', contains: 'an evening with every fault' },
+  ],
   'npx courtside watch --url http://localhost:8080 --league mens': [{ here: 'courtside watch as written' }],
   'npx courtside op mens_summary --event-id 401585607 --format raw --out game.json': [
     { here: 'op --out game.json, then demo --replay game.json' },

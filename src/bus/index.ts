@@ -35,4 +35,13 @@ export {
   retentionForLeagues,
 } from './options.js';
 export { compareOffsets, OFFSET_PATTERN } from './types.js';
-export type { Bus, GameKey, GameStateDelta, LogBounds, NewGameEvent, Offset, StoredGame } from './types.js';
+export type {
+  Bus,
+  GameKey,
+  GameStateDelta,
+  LeaseGrant,
+  LogBounds,
+  NewGameEvent,
+  Offset,
+  StoredGame,
+} from './types.js';

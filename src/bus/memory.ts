@@ -25,6 +25,8 @@ interface GameRecord {
   /** The previous commit, so a re-send of it is applied once (see commit-token.ts). */
   lastToken: string;
   lastEvents: GameEvent[];
+  /** Wall-clock ms after which the record is gone (finished games), or undefined. */
+  expiresAt?: number | undefined;
 }
 
 interface Lease {
@@ -136,6 +138,16 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     return lease !== undefined && lease.owner === owner && lease.expiresAt > now();
   }
 
+  /** The game's record, deleting it first when its expiry has passed. */
+  function liveGame(key: string): GameRecord | undefined {
+    const record = games.get(key);
+    if (record?.expiresAt !== undefined && record.expiresAt <= now()) {
+      games.delete(key);
+      return undefined;
+    }
+    return record;
+  }
+
   function ensureOpen(operation: string): void {
     if (closed) throw new BusClosedError(operation);
   }
@@ -166,6 +178,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         games.set(key, record);
       }
       record.meta = meta;
+      record.expiresAt = undefined;
+      if (delta.replace === true) record.entries.clear();
       for (const [field, value] of sets) record.entries.set(field, value);
       for (const field of delta.delete ?? []) record.entries.delete(field);
       const committed = events.map(append);
@@ -179,7 +193,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
     async loadGame(game) {
       ensureOpen('loadGame');
-      const record = games.get(gameKey(game));
+      const record = liveGame(gameKey(game));
       if (!record) return undefined;
       const stored: StoredGame = { meta: JSON.parse(record.meta), entries: new Map() };
       for (const [field, value] of record.entries) stored.entries.set(field, JSON.parse(value));
@@ -188,12 +202,19 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
     async listGames() {
       ensureOpen('listGames');
+      for (const key of games.keys()) liveGame(key);
       return [...games.values()].map((r) => ({ ...r.key, meta: JSON.parse(r.meta) as unknown }));
     },
 
     async deleteGame(game) {
       ensureOpen('deleteGame');
       games.delete(gameKey(game));
+    },
+
+    async expireGame(game, ttlMs) {
+      ensureOpen('expireGame');
+      const record = liveGame(gameKey(game));
+      if (record) record.expiresAt = now() + ttlMs;
     },
 
     async read(after, limit) {
@@ -221,9 +242,10 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       ensureOpen('acquireLease');
       const key = gameKey(game);
       const lease = leases.get(key);
-      if (lease && lease.owner !== owner && lease.expiresAt > now()) return false;
+      const live = lease !== undefined && lease.expiresAt > now();
+      if (live && lease.owner !== owner) return false;
       leases.set(key, { owner, expiresAt: now() + ttlMs });
-      return true;
+      return live ? 'renewed' : 'taken';
     },
 
     async releaseLease(game, owner) {

@@ -6,7 +6,8 @@
 /**
  * KEYS: lease, stream, meta, entries, games set, trimmed-through, last-commit.
  * ARGV: owner ('' = unfenced), retention, games-set member, meta JSON, #set, #delete, token,
- *       then #set field/value pairs, #delete fields, and the events' JSON (one per stream entry).
+ *       replace ('1': the entries are replaced by the set, not updated), then #set field/value
+ *       pairs, #delete fields, and the events' JSON (one per stream entry).
  * Returns the stream ids assigned to the events, or nil (writing nothing) when `owner` does not
  * hold the lease.
  *
@@ -36,7 +37,10 @@ if token ~= '' then
 end
 local nset = tonumber(ARGV[5])
 local ndel = tonumber(ARGV[6])
-local i = 8
+if ARGV[8] == '1' then
+  redis.call('DEL', KEYS[4])
+end
+local i = 9
 for _ = 1, nset do
   redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
   i = i + 2
@@ -46,6 +50,7 @@ for _ = 1, ndel do
   i = i + 1
 end
 redis.call('SET', KEYS[3], ARGV[4])
+redis.call('PERSIST', KEYS[4])
 redis.call('SADD', KEYS[5], ARGV[3])
 local ids = {}
 for j = i, #ARGV do
@@ -64,10 +69,13 @@ end
 return ids
 `;
 
-/** KEYS: lease. ARGV: owner, ttl ms. Takes a free lease (SET NX PX) or renews our own; 1 if held. */
+/**
+ * KEYS: lease. ARGV: owner, ttl ms. Takes a free lease (SET NX PX): 2; renews our own: 1; another
+ * owner holds it: 0.
+ */
 export const ACQUIRE_SCRIPT = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return 1
+  return 2
 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -85,34 +93,50 @@ return 0
 `;
 
 /**
- * KEYS: epoch, trimmed-through. ARGV: a new epoch, the epoch this instance knew ('' = none), the
- * newest id it has seen ('' = none). Returns the current epoch.
+ * KEYS: epoch, trimmed-through, stream. ARGV: a new epoch, the epoch this instance knew ('' =
+ * none), the newest id it has seen ('' = none). Returns the current epoch.
  *
- * The epoch key is created once per Redis dataset. If it differs from the one an instance knew,
- * Redis lost its data (a restart without persistence): every id up to what the instance had seen
- * is gone, so the trimmed-through mark is raised to it and a `since` from before the loss is
- * reported as a gap rather than silently resumed.
+ * The epoch key is created once per Redis dataset, as `<uuid>@<ms>` where `<ms>` is where the
+ * dataset's log starts (its first entry, or the server's time when empty). If it differs from the
+ * one an instance knew, Redis lost its data (a restart without persistence): every id up to what
+ * the instance had seen is gone, so the trimmed-through mark is raised to it and a `since` from
+ * before the loss is reported as a gap rather than silently resumed. The mark never reaches the
+ * new dataset's start: an instance whose tail already read new entries must not hide them.
  */
 export const EPOCH_SCRIPT = `
+local function parse(id)
+  local ms, n = string.match(id, '^(%d+)-(%d+)$')
+  return tonumber(ms), tonumber(n)
+end
+local function before(ams, an, bms, bn)
+  return ams < bms or (ams == bms and an < bn)
+end
 local current = redis.call('GET', KEYS[1])
 if not current then
-  redis.call('SET', KEYS[1], ARGV[1])
-  current = ARGV[1]
+  local start
+  local first = redis.call('XRANGE', KEYS[3], '-', '+', 'COUNT', 1)[1]
+  if first then
+    start = parse(first[1])
+  else
+    start = tonumber(redis.call('TIME')[1]) * 1000
+  end
+  current = ARGV[1] .. '@' .. string.format('%.0f', start)
+  redis.call('SET', KEYS[1], current)
 end
 if ARGV[2] ~= '' and ARGV[3] ~= '' and current ~= ARGV[2] then
-  local function parse(id)
-    local ms, n = string.match(id, '^(%d+)-(%d+)$')
-    return tonumber(ms), tonumber(n)
+  local hms, hn = parse(ARGV[3])
+  local start = tonumber(string.match(current, '@(%d+)$'))
+  if start and not before(hms, hn, start, 0) then
+    hms, hn = start - 1, 999999999999999
   end
   local trimmed = redis.call('GET', KEYS[2])
-  local hms, hn = parse(ARGV[3])
-  local raise = true
+  local raise = hms >= 0
   if trimmed then
     local tms, tn = parse(trimmed)
-    raise = hms > tms or (hms == tms and hn > tn)
+    raise = raise and before(tms, tn, hms, hn)
   end
   if raise then
-    redis.call('SET', KEYS[2], ARGV[3])
+    redis.call('SET', KEYS[2], string.format('%.0f-%.0f', hms, hn))
   end
 end
 return current

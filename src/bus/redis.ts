@@ -38,6 +38,7 @@ interface BusCommands {
   courtsideEpoch(
     epoch: string,
     trimmed: string,
+    stream: string,
     candidate: string,
     known: string,
     seen: string,
@@ -95,7 +96,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   cmd.defineCommand('courtsideCommit', { numberOfKeys: 7, lua: COMMIT_SCRIPT });
   cmd.defineCommand('courtsideAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
   cmd.defineCommand('courtsideRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
-  cmd.defineCommand('courtsideEpoch', { numberOfKeys: 2, lua: EPOCH_SCRIPT });
+  cmd.defineCommand('courtsideEpoch', { numberOfKeys: 3, lua: EPOCH_SCRIPT });
   watchConnection(cmd, 'commands', logger, () => closed);
 
   const tails = new Set<Redis>();
@@ -110,7 +111,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   };
   cmd.on('ready', () => {
     cmd
-      .courtsideEpoch(epochKey, trimmedKey, randomUUID(), epoch, highWater ?? '')
+      .courtsideEpoch(epochKey, trimmedKey, streamKey, randomUUID(), epoch, highWater ?? '')
       .then((current) => {
         if (epoch !== '' && current !== epoch) {
           logger.warn(
@@ -254,6 +255,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
         sets.length,
         deletes.length,
         commitToken(events),
+        delta.replace === true ? '1' : '',
       ];
       for (const [field, value] of sets) args.push(field, JSON.stringify(value ?? null));
       for (const field of deletes) args.push(field);
@@ -292,11 +294,14 @@ export function createRedisBus(options: RedisBusOptions): Bus {
         if (keys.length === 0) return [];
         const metas = await cmd.mget(keys.map(metaKey));
         const out: Array<GameKey & { meta: unknown }> = [];
+        const gone: string[] = [];
         keys.forEach((key, i) => {
           const meta = metas[i];
-          // Deleted between SMEMBERS and MGET: not a game any more.
           if (meta !== null && meta !== undefined) out.push({ ...key, meta: JSON.parse(meta) });
+          else gone.push(member(key));
         });
+        // Expired (or deleted) since it was listed: its member goes too. A commit re-adds it.
+        if (gone.length > 0) await cmd.srem(gamesKey, ...gone);
         return out;
       });
     },
@@ -307,6 +312,18 @@ export function createRedisBus(options: RedisBusOptions): Bus {
           .multi()
           .del(metaKey(game), entriesKey(game), lastCommitKey(game))
           .srem(gamesKey, member(game))
+          .exec(),
+      );
+    },
+
+    async expireGame(game, ttlMs) {
+      const ms = Math.max(1, Math.ceil(ttlMs));
+      await run('expireGame', () =>
+        cmd
+          .multi()
+          .pexpire(metaKey(game), ms)
+          .pexpire(entriesKey(game), ms)
+          .pexpire(lastCommitKey(game), ms)
           .exec(),
       );
     },
@@ -349,7 +366,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       const held = await run('acquireLease', () =>
         cmd.courtsideAcquire(leaseKey(game), owner, Math.max(1, Math.ceil(ttlMs))),
       );
-      return held === 1;
+      return held === 2 ? 'taken' : held === 1 ? 'renewed' : false;
     },
 
     async releaseLease(game, owner) {

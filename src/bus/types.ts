@@ -37,7 +37,19 @@ export interface GameStateDelta {
   meta: unknown;
   set?: ReadonlyArray<readonly [string, unknown]>;
   delete?: readonly string[];
+  /**
+   * The stored entries are replaced by `set` instead of updated: the owner writes its whole state
+   * back after the store lost it (a Redis restart without persistence).
+   */
+  replace?: boolean;
 }
+
+/**
+ * What `acquireLease` got: `taken` when the lease was free (or expired) and is now the caller's,
+ * `renewed` when the caller already held it, false when another owner holds it. An owner that
+ * thought it held the lease and gets `taken` knows its lease lapsed in between.
+ */
+export type LeaseGrant = 'taken' | 'renewed' | false;
 
 export type NewGameEvent = Omit<GameEvent, 'offset'>;
 
@@ -68,6 +80,11 @@ export interface Bus {
   /** Every game with stored state, with its meta (for listings and snapshots). */
   listGames(): Promise<Array<GameKey & { meta: unknown }>>;
   deleteGame(game: GameKey): Promise<void>;
+  /**
+   * The game's stored state is deleted `ttlMs` from now (finished games: otherwise a season's
+   * games pile up in the store and in every `listGames`). A later commit cancels the expiry.
+   */
+  expireGame(game: GameKey, ttlMs: number): Promise<void>;
 
   /** Events strictly after `after` (null: from the oldest retained), oldest first, at most `limit`. */
   read(after: Offset | null, limit: number): Promise<GameEvent[]>;
@@ -79,8 +96,8 @@ export interface Bus {
    */
   tail(after: Offset | null, signal?: AbortSignal): AsyncIterable<GameEvent[]>;
 
-  /** Takes or renews the lease on a game for `owner`; true while `owner` holds it. */
-  acquireLease(game: GameKey, owner: string, ttlMs: number): Promise<boolean>;
+  /** Takes or renews the lease on a game for `owner`; false while another owner holds it. */
+  acquireLease(game: GameKey, owner: string, ttlMs: number): Promise<LeaseGrant>;
   /** Gives the lease up if `owner` holds it. */
   releaseLease(game: GameKey, owner: string): Promise<void>;
 

@@ -40,6 +40,10 @@ export function registerServe(program: Command): void {
     .option('--tokens <list>', 'bearer tokens, comma-separated (COURTSIDE_TOKENS; unset: no auth)')
     .option('--origins <list>', 'allowed browser origins, comma-separated (COURTSIDE_ORIGINS; unset: any)')
     .option('--retention <n>', 'events kept in the log per league (COURTSIDE_RETENTION, default 100000)')
+    .option(
+      '--finished-game-ttl <seconds>',
+      'how long a finished game stays listed (COURTSIDE_FINISHED_GAME_TTL, default 86400)',
+    )
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ConfigFlags) => {

@@ -1,8 +1,9 @@
 import type { GameEvent, GameSnapshot, SnapshotSource } from '../../streams/events.js';
 import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
+import { BusUnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ClientError, SubscriptionFilter } from './client-protocol.js';
-import { matchesFilter } from './subscription-index.js';
+import { matchesFilter, playsIn } from './subscription-index.js';
 
 /**
  * What WebSocket and SSE connections share: one prepared form of each event (serialised once),
@@ -206,18 +207,18 @@ export async function activate(
     let replayFrom: Offset | null = req.since ?? null;
     let sendSnapshots = req.snapshot;
     if (replayFrom !== null) {
-      const bounds = await ctx.bus.bounds();
+      const bounds = await whileBusUnavailable(sub, () => ctx.bus.bounds());
       const gap = resumeGap(replayFrom, bounds.trimmedThrough, bounds.last);
       if (gap) {
         if (sub.cancelled) return true;
-        sink.queue(sink.errorFrame({ code: 'resume_gap', id: sub.id, message: gap }));
+        sink.queue(sink.errorFrame({ code: 'resume_gap', id: sub.id, message: gap.message }));
         sink.flush();
-        replayFrom = null;
+        replayFrom = gap.resumeFrom;
         sendSnapshots = true;
       }
     }
     if (sendSnapshots) {
-      const games = await ctx.snapshots.list();
+      const games = await whileBusUnavailable(sub, () => ctx.snapshots.list());
       if (sub.cancelled || sink.closed) return true;
       for (const game of games) {
         if (snapshotMatches(sub.filter, game)) sink.queue(sink.snapshotFrame(sub.id, game));
@@ -246,11 +247,38 @@ export async function activate(
   }
 }
 
+// A Redis restart or fail-over takes seconds: a subscription set up meanwhile waits this long for
+// the bus (its live events are held, within the client's byte budget) before giving up.
+const BUS_WAIT_MS = 15_000;
+const BUS_RETRY_MS = [100, 250, 500, 1_000, 2_000];
+
+/** Runs a bus read, retrying while the bus is unavailable (all setup reads are idempotent). */
+async function whileBusUnavailable<T>(sub: Subscription, read: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + BUS_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (
+        !(err instanceof BusUnavailableError) ||
+        sub.cancelled ||
+        sub.sink.closed ||
+        Date.now() > deadline
+      ) {
+        throw err;
+      }
+      const wait = BUS_RETRY_MS[Math.min(attempt, BUS_RETRY_MS.length - 1)] as number;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 async function replay(sub: Subscription, since: Offset, liveFrom: Offset, bus: Bus): Promise<void> {
   let cursor = since;
   while (!sub.cancelled && !sub.sink.closed) {
     if (compareOffsets(cursor, liveFrom) >= 0) return;
-    const page = await bus.read(cursor, REPLAY_PAGE);
+    const from = cursor;
+    const page = await whileBusUnavailable(sub, () => bus.read(from, REPLAY_PAGE));
     if (sub.cancelled || sub.sink.closed) return;
     let reachedLive = false;
     for (const event of page) {
@@ -268,13 +296,30 @@ async function replay(sub: Subscription, since: Offset, liveFrom: Offset, bus: B
   }
 }
 
+export interface ResumeGap {
+  message: string;
+  /** Where the retained log picks up again (replayed after the snapshots), or null: live only. */
+  resumeFrom: Offset | null;
+}
+
 /** Why `since` cannot be resumed exactly, or null when it can. */
-export function resumeGap(since: Offset, trimmedThrough: Offset | null, last: Offset | null): string | null {
+export function resumeGap(
+  since: Offset,
+  trimmedThrough: Offset | null,
+  last: Offset | null,
+): ResumeGap | null {
   if (trimmedThrough !== null && compareOffsets(since, trimmedThrough) < 0) {
-    return `events after ${since} up to ${trimmedThrough} are no longer retained; sending snapshots, then live events`;
+    // What is still retained after the hole is replayed: the client loses only what is gone.
+    return {
+      message: `events after ${since} up to ${trimmedThrough} are no longer retained; sending snapshots, then the events after ${trimmedThrough}, then live events`,
+      resumeFrom: trimmedThrough,
+    };
   }
   if (compareOffsets(since, last ?? '0-0') > 0) {
-    return `since ${since} is newer than the newest logged event (${last ?? 'none'}); the log was reset or the offset is foreign; sending snapshots, then live events`;
+    return {
+      message: `since ${since} is newer than the newest logged event (${last ?? 'none'}); the log was reset or the offset is foreign; sending snapshots, then live events`,
+      resumeFrom: null,
+    };
   }
   return null;
 }
@@ -287,14 +332,5 @@ export function snapshotMatches(filter: SubscriptionFilter, game: GameSnapshot):
   if (filter.leagues && !filter.leagues.has(game.league)) return false;
   if (filter.games) return filter.games.has(game.gameId);
   if (game.state !== 'in') return false;
-  if (filter.teams) {
-    const { home, away } = game.teams;
-    return (
-      filter.teams.has(home.id) ||
-      filter.teams.has(home.abbreviation.toUpperCase()) ||
-      filter.teams.has(away.id) ||
-      filter.teams.has(away.abbreviation.toUpperCase())
-    );
-  }
-  return true;
+  return !filter.teams || playsIn(filter.teams, game.teams);
 }

@@ -1,4 +1,4 @@
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent, TeamRef } from '../../streams/events.js';
 import type { SubscriptionFilter } from './client-protocol.js';
 
 /**
@@ -111,14 +111,16 @@ export function matchesFilter(filter: SubscriptionFilter, event: GameEvent): boo
   if (filter.leagues && !filter.leagues.has(event.league)) return false;
   if (filter.games && !filter.games.has(event.gameId)) return false;
   if (filter.types && !filter.types.has(event.type)) return false;
-  if (filter.teams) {
-    const { home, away } = event.teams;
-    return (
-      filter.teams.has(home.id) ||
-      filter.teams.has(home.abbreviation.toUpperCase()) ||
-      filter.teams.has(away.id) ||
-      filter.teams.has(away.abbreviation.toUpperCase())
-    );
-  }
-  return true;
+  return !filter.teams || playsIn(filter.teams, event.teams);
+}
+
+/** True when either team is named in `teams` (by id or upper-case abbreviation). */
+export function playsIn(teams: ReadonlySet<string>, game: { home: TeamRef; away: TeamRef }): boolean {
+  const { home, away } = game;
+  return (
+    teams.has(home.id) ||
+    teams.has(home.abbreviation.toUpperCase()) ||
+    teams.has(away.id) ||
+    teams.has(away.abbreviation.toUpperCase())
+  );
 }

@@ -11,6 +11,7 @@ import {
   type CatalogTeam,
 } from './team-catalog.js';
 import {
+  emptyLine,
   OVERTIME_SECONDS,
   PERIOD_SECONDS,
   REGULATION_PERIODS,
@@ -18,7 +19,7 @@ import {
   type AthleteLine,
   type SimulatedPlays,
 } from './synthetic-plays.js';
-import { periodLabel } from './game-status.js';
+import { statusObject } from './game-status.js';
 
 /**
  * Synthetic finished games: a summary payload of the recorded shape (header, box score,
@@ -76,8 +77,13 @@ export function generateFinishedSummary(
       possession: false,
     };
   };
-  const overtime = sim.periods > REGULATION_PERIODS;
-  const detail = overtime ? `Final/${periodLabel(sim.periods)}` : 'Final';
+  const finalStatus = statusObject({
+    state: 'post',
+    period: sim.periods,
+    displayClock: '0.0',
+    endOfPeriod: false,
+    regulationPeriods: REGULATION_PERIODS,
+  });
   const uid = `${LEAGUE_UID[league]}~e:${id}`;
   const venue = {
     id: String(3000 + (Number(homeTeam.id) % 1000)),
@@ -141,17 +147,7 @@ export function generateFinishedSummary(
           boxscoreSource: 'full',
           playByPlaySource: 'full',
           competitors: [competitor(homeTeam, 'home'), competitor(awayTeam, 'away')],
-          status: {
-            type: {
-              id: '3',
-              name: 'STATUS_FINAL',
-              state: 'post',
-              completed: true,
-              description: 'Final',
-              detail,
-              shortDetail: detail,
-            },
-          },
+          status: { type: finalStatus.type },
           broadcasts: [],
           boxscoreMinutes: true,
         },
@@ -242,24 +238,7 @@ function statLine(l: AthleteLine): string[] {
 }
 
 function totals(roster: readonly SimAthlete[], sim: SimulatedPlays): AthleteLine {
-  const sum = {
-    seconds: 0,
-    points: 0,
-    fgm: 0,
-    fga: 0,
-    tpm: 0,
-    tpa: 0,
-    ftm: 0,
-    fta: 0,
-    oreb: 0,
-    dreb: 0,
-    ast: 0,
-    to: 0,
-    stl: 0,
-    blk: 0,
-    pf: 0,
-    plusMinus: 0,
-  };
+  const sum = emptyLine();
   for (const athlete of roster) {
     const l = sim.lines.get(athlete.id);
     if (!l) continue;

@@ -75,7 +75,7 @@ const TURNOVER_TYPES = [
   ['90', 'Out of Bounds - Bad Pass Turnover', 'out of bounds bad pass turnover', false],
 ] as const;
 
-const emptyLine = (): AthleteLine => ({
+export const emptyLine = (): AthleteLine => ({
   seconds: 0,
   points: 0,
   fgm: 0,

@@ -254,9 +254,9 @@ export function busContract(name: string, factory: BusFactory | undefined, skipR
     it('fences commits with the lease: a non-owner commit writes nothing', async () => {
       const { bus, leaseTtlMs } = await open();
       const g = gameKey('408');
-      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe(true);
+      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe('taken');
       expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe(false);
-      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe(true); // renewal by the owner
+      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe('renewed');
 
       const fenced = await bus.commit(g, makeEvents(g, 1, 2), { meta: { by: 'b' }, set: [['p1', 1]] }, 'b');
       expect(fenced).toBeNull();
@@ -272,7 +272,7 @@ export function busContract(name: string, factory: BusFactory | undefined, skipR
       await bus.releaseLease(g, 'b');
       expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe(false);
       await bus.releaseLease(g, 'a');
-      expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe(true);
+      expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe('taken');
       expect(await bus.commit(g, makeEvents(g, 3, 1), { meta: { by: 'a' } }, 'a')).toBeNull();
       expect((await bus.read(null, 10)).length).toBe(2);
     });
@@ -280,9 +280,9 @@ export function busContract(name: string, factory: BusFactory | undefined, skipR
     it('lets a lease expire and another owner take over; renewal keeps it', async () => {
       const { bus, leaseTtlMs, advance } = await open();
       const g = gameKey('409', 'womens');
-      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe(true);
+      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe('taken');
       await advance(leaseTtlMs / 2);
-      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe(true);
+      expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe('renewed');
       // Past the first grant's expiry, but within the renewal's.
       await advance(leaseTtlMs * 0.6);
       expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe(false);
@@ -290,11 +290,46 @@ export function busContract(name: string, factory: BusFactory | undefined, skipR
 
       await advance(leaseTtlMs + 100);
       expect(await bus.commit(g, makeEvents(g, 2, 1), { meta: 2 }, 'a')).toBeNull();
-      expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe(true);
+      expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe('taken');
       expect(await bus.acquireLease(g, 'a', leaseTtlMs)).toBe(false);
       expect(await bus.commit(g, makeEvents(g, 2, 1), { meta: 2 }, 'b')).not.toBeNull();
       expect((await bus.read(null, 10)).map((e) => e.seq)).toEqual([1, 2]);
       expect((await bus.loadGame(g))?.meta).toBe(2);
+      // An owner whose lease lapsed with nobody taking it gets it back as `taken`, not `renewed`.
+      await advance(leaseTtlMs + 100);
+      expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe('taken');
+    });
+
+    it('expires a game after its TTL; a commit before then keeps it', async () => {
+      const { bus, advance, leaseTtlMs } = await open();
+      const done = gameKey('411');
+      const corrected = gameKey('412');
+      await bus.commit(done, [], { meta: 'final', set: [['p1', 1]] });
+      await bus.commit(corrected, [], { meta: 'final' });
+      await bus.expireGame(done, leaseTtlMs);
+      await bus.expireGame(corrected, leaseTtlMs);
+      await bus.commit(corrected, [], { meta: 'corrected', set: [['p2', 2]] });
+      expect((await bus.listGames()).map((g) => g.gameId).sort()).toEqual(['411', '412']);
+      await advance(leaseTtlMs + 200);
+      expect(await bus.loadGame(done)).toBeUndefined();
+      expect((await bus.listGames()).map((g) => [g.gameId, g.meta])).toEqual([['412', 'corrected']]);
+      expect([...((await bus.loadGame(corrected))?.entries.keys() ?? [])]).toEqual(['p2']);
+    });
+
+    it('replaces the stored entries wholesale on a replace delta', async () => {
+      const { bus } = await open();
+      const g = gameKey('410');
+      await bus.commit(g, [], {
+        meta: 1,
+        set: [
+          ['p1', 'a'],
+          ['p2', 'b'],
+        ],
+      });
+      await bus.commit(g, [], { meta: 2, set: [['p3', 'c']], replace: true });
+      const stored = await bus.loadGame(g);
+      expect(stored?.meta).toBe(2);
+      expect([...(stored?.entries ?? [])]).toEqual([['p3', 'c']]);
     });
 
     it('applies a re-sent commit once and returns its first offsets', async () => {

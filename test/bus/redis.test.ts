@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../streams/events.js';
 import { createBus } from '../../src/bus/index.js';
 import { createRedisBus } from '../../src/bus/redis.js';
+import { EPOCH_SCRIPT } from '../../src/bus/redis-scripts.js';
 import { compareOffsets, type Bus } from '../../src/bus/types.js';
 import { getTestRedis } from '../helpers/redis.js';
 import { busContract, collect, gameKey, makeEvents } from './bus-contract.js';
@@ -121,6 +122,36 @@ describe.skipIf(!redis)('createRedisBus', () => {
     await Promise.all([tailA.stop(), tailB.stop()]);
     expect(gotA.map((e) => e.offset)).toEqual(expected);
     expect(gotB.map((e) => e.offset)).toEqual(expected);
+  });
+});
+
+describe.skipIf(!redis)('the epoch script (data loss detection)', () => {
+  it('raises trimmed-through to what an instance saw, but never into the new dataset', async () => {
+    const r = (await getTestRedis()) as NonNullable<typeof redis>;
+    const client = new Redis(r.url);
+    try {
+      const keys = [`${r.prefix}epoch`, `${r.prefix}events:trimmed`, `${r.prefix}events`];
+      const run = (known: string, seen: string): Promise<string> =>
+        client.eval(EPOCH_SCRIPT, 3, ...keys, 'new-epoch', known, seen) as Promise<string>;
+      // A dataset that already holds entries starts at its first entry.
+      const first = (await client.xadd(keys[2] as string, '5000-0', 'e', '{}')) as string;
+      expect(await run('', '')).toBe('new-epoch@5000');
+      expect(await client.get(keys[1] as string)).toBeNull();
+      // An instance from the lost dataset that saw up to 4000-7: everything through it is gone.
+      await run('old-epoch', '4000-7');
+      expect(await client.get(keys[1] as string)).toBe('4000-7');
+      // One whose tail already read the new dataset's entries must not hide them.
+      await run('other-old-epoch', '5000-3');
+      expect(await client.get(keys[1] as string)).toBe('4999-999999999999999');
+      expect(compareOffsets(first, '4999-999999999999999')).toBeGreaterThan(0);
+      // Never lowered; the current epoch raises nothing.
+      await run('old-epoch', '100-0');
+      await run('new-epoch@5000', '9000-0');
+      expect(await client.get(keys[1] as string)).toBe('4999-999999999999999');
+    } finally {
+      client.disconnect();
+      await r.cleanup();
+    }
   });
 });
 

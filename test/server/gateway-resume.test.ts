@@ -3,6 +3,7 @@ import type { GameEvent } from '../../streams/events.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { createRedisBus } from '../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../src/bus/types.js';
+import { BusUnavailableError } from '../../src/errors.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import { getTestRedis, type TestRedis } from '../helpers/redis.js';
 import {
@@ -150,7 +151,7 @@ describe.each(backends)('resume with since ($name bus)', ({ make }) => {
 });
 
 describe('resume_gap', () => {
-  it('answers a since older than the retention with resume_gap, then snapshots, then live events', async () => {
+  it('answers a since older than the retention with resume_gap, snapshots, the retained events, then live ones', async () => {
     const bus = createMemoryBus({ retention: 20 });
     const g = GAMES[0] as (typeof GAMES)[number];
     const old = await commit(
@@ -171,14 +172,47 @@ describe('resume_gap', () => {
     expect(gap.message as string).toMatch(/no longer retained/);
     const snap = await c.next((f) => f.type === 'snapshot');
     expect(snap).toMatchObject({ sub: 'g', game: { gameId: g.gameId } });
+    // The 20 events the log still retains follow the snapshot; the 25 trimmed ones are the gap.
+    const retained = old.slice(-20).map((e) => e.id);
+    await c.next(() => c.events().length === 20);
+    expect(c.events().map((e) => e.id)).toEqual(retained);
     const [live] = await commit(bus, g, [makeEvent(g)]);
-    await c.next((f) => f.type === 'event');
-    expect(c.events().map((e) => e.id)).toEqual([live?.id]);
-    expect(c.frames.map((f) => f.type)).toEqual(['welcome', 'subscribed', 'error', 'snapshot', 'event']);
+    await c.next(() => c.events().length === 21);
+    expect(c.events().map((e) => e.id)).toEqual([...retained, live?.id]);
+    expect(c.frames.map((f) => f.type).slice(0, 4)).toEqual(['welcome', 'subscribed', 'error', 'snapshot']);
 
     // An offset from the future (a reset log) is a gap too.
     c.send({ op: 'subscribe', id: 'h', since: '999999999999999-0' });
     expect(await c.next((f) => f.type === 'error' && f.id === 'h')).toMatchObject({ code: 'resume_gap' });
     expect(c.closed).toBeUndefined();
+  });
+});
+
+describe('a bus that is briefly unavailable during setup', () => {
+  it('retries the setup reads instead of failing the subscription', async () => {
+    const inner = createMemoryBus();
+    const g = GAMES[0] as (typeof GAMES)[number];
+    const before = await commit(inner, g, [makeEvent(g), makeEvent(g)]);
+    let failing = 0;
+    let failures = 0;
+    // Redis restarting: the subscription's first reads of the log fail, then it answers again.
+    const flaky: Bus = Object.create(inner, {
+      bounds: {
+        value: async () => {
+          if (failing-- > 0 && ++failures)
+            throw new BusUnavailableError('bounds', { cause: new Error('ECONNREFUSED') });
+          return inner.bounds();
+        },
+      },
+    });
+    const [server] = await servers(flaky, 1);
+    const c = await TestClient.connect((server as DaemonServer).url);
+    cleanups.push(() => c.close());
+    failing = 2;
+    c.send({ op: 'subscribe', id: 's', since: before[0]?.offset });
+    await c.next(() => c.events().length === 1);
+    expect(failures).toBe(2);
+    expect(c.events().map((e) => e.id)).toEqual([before[1]?.id]);
+    expect(c.frames.some((f) => f.type === 'error')).toBe(false);
   });
 });

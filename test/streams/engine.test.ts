@@ -39,6 +39,9 @@ describe('createEngine: options', () => {
       InvalidOptionsError,
     );
     expect(() => createEngine({ client, leagues: [] })).toThrow(InvalidOptionsError);
+    expect(() => createEngine({ client, leagues: ['mens'], finishedGameTtlMs: 0 })).toThrow(
+      /finishedGameTtlMs must be a positive number/,
+    );
     const e = createEngine({
       client,
       leagues: ['mens'],
@@ -243,17 +246,10 @@ describe('persistence and leases', () => {
     const bus = createMemoryBus({ now: () => clock.now() });
     // Instance a "dies": its lease is never released, it just stops.
     const dying: Bus = Object.create(bus, { releaseLease: { value: async () => {} } });
-    const a = setup({ bus: dying, instanceId: 'a' }, clock);
-    const g = a.script.add({ id: 'g1', plays: 2 });
-    a.engine.start();
-    await clock.advance(1_000);
-    const b = setup({ bus, instanceId: 'b' }, clock);
-    b.script.games = a.script.games;
-    b.engine.start();
-    await clock.advance(30_000);
+    const { a, b, g } = await holderAndStandby(clock, dying, bus, { plays: 2 });
+    await clock.advance(20_000);
     expect(a.script.summaryCalls('g1').length).toBeGreaterThan(5);
     expect(b.script.summaryCalls('g1')).toEqual([]);
-    expect(b.engine.status().find((s) => s.gameId === 'g1')?.state).toBe('standby');
     expect(b.engine.state('mens', 'g1')).toBeUndefined();
 
     const diedAt = clock.now();
@@ -288,6 +284,122 @@ describe('persistence and leases', () => {
     expect(events.slice(n).map((e) => [e.type, e.seq])).toEqual([['play.added', n + 1]]);
   });
 
+  /** A bus whose store can be emptied, like a Redis restarted without persistence. */
+  function wipeableBus(clock: VirtualClock): { bus: Bus; wipe(): void; inner(): Bus } {
+    let inner = createMemoryBus({ now: () => clock.now() });
+    const bus = new Proxy({} as Bus, {
+      get: (_t, prop: keyof Bus) => {
+        const value = inner[prop];
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(inner) : value;
+      },
+    });
+    return { bus, wipe: () => (inner = createMemoryBus({ now: () => clock.now() })), inner: () => inner };
+  }
+
+  /** Instance a polls game g1; b, started a second later on `bus`, stands by. */
+  async function holderAndStandby(clock: VirtualClock, busA: Bus, bus: Bus, game: Partial<ScriptGame>) {
+    const a = setup({ bus: busA, instanceId: 'a' }, clock);
+    const g = a.script.add({ id: 'g1', ...game });
+    a.engine.start();
+    await clock.advance(1_000);
+    const b = setup({ bus, instanceId: 'b' }, clock);
+    b.script.games = a.script.games;
+    b.engine.start();
+    await clock.advance(10_000);
+    expect(b.engine.status().find((s) => s.gameId === 'g1')?.state).toBe('standby');
+    return { a, b, g };
+  }
+
+  it('after the store loses every state and lease, the holder writes its state back; nothing is re-emitted', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    // b checking the free lease can make a's renewal fail once: a must keep its state through it.
+    let grabbed = false;
+    const busA: Bus = Object.create(store.bus, {
+      acquireLease: {
+        value: (...args: Parameters<Bus['acquireLease']>) =>
+          grabbed ? ((grabbed = false), Promise.resolve(false)) : store.bus.acquireLease(...args),
+      },
+    });
+    const { a, b, g } = await holderAndStandby(clock, busA, store.bus, { plays: 3, home: 2 });
+    const before = a.events.length;
+
+    // Right after a's poll, so that b, which polls in between, finds the lease free first.
+    store.wipe();
+    grabbed = true;
+    g.plays = 4;
+    await clock.advance(60_000);
+    expect(b.script.summaryCalls('g1')).toEqual([]);
+    const ids = [...a.events, ...b.events].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const after = [...a.events.slice(before), ...b.events];
+    expect(after.map((e) => [e.type, e.seq])).toEqual([['play.added', before + 1]]);
+    // The new store holds the whole game again: every play, the current seq.
+    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
+    expect(stored?.entries.size).toBe(4);
+    expect((stored?.meta as { seq: number }).seq).toBe(before + 1);
+  });
+
+  it('after the store loses the game, an older copy waits for the last holder to write back the newer one', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    // a stalls (its renewals do not reach the store), so b takes the game over and goes on.
+    let stalled = false;
+    const busA: Bus = Object.create(store.bus, {
+      acquireLease: {
+        value: (...args: Parameters<Bus['acquireLease']>) =>
+          stalled ? Promise.resolve(false) : store.bus.acquireLease(...args),
+      },
+    });
+    const { a, b, g } = await holderAndStandby(clock, busA, store.bus, { plays: 2 });
+    stalled = true;
+    await clock.advance(15_000);
+    g.plays = 4;
+    await clock.advance(6_000);
+    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
+    stalled = false;
+    // Redis restarts empty; a (whose copy stops at 2 plays) must not write it back first.
+    store.wipe();
+    g.plays = 5;
+    await clock.advance(90_000);
+    const ids = [...a.events, ...b.events].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
+    expect(stored?.entries.size).toBe(5);
+    expect((stored?.meta as { seq: number }).seq).toBe(ids.length);
+  });
+
+  it('starts a game over only when its holder did not write the lost state back within the grace', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    const dying: Bus = Object.create(store.bus, { releaseLease: { value: async () => {} } });
+    const { a, b } = await holderAndStandby(clock, dying, store.bus, { plays: 2 });
+    await a.engine.close();
+    store.wipe();
+    const lostAt = clock.now();
+    await clock.advance(120_000);
+    const first = b.script.summaryCalls('g1')[0] as number;
+    // Five lease TTLs (3 x the 3 s interval) pass before b gives up waiting for a.
+    expect(first - lostAt).toBeGreaterThanOrEqual(5 * 9_000);
+    // Same history, same ids: a client that de-duplicates by id sees nothing twice.
+    expect(b.events.map((e) => e.id)).toEqual(a.events.map((e) => e.id));
+  });
+
+  it("expires a finished game's state after finishedGameTtlMs, so the store does not grow all season", async () => {
+    const { clock, script, engine, bus } = setup({ finishedGameTtlMs: 10 * MIN });
+    const g = script.add({ id: 'g1', plays: 2 });
+    script.add({ id: 'g2', plays: 1 });
+    engine.start();
+    await clock.advance(10_000);
+    g.state = 'post';
+    await clock.advance(MIN);
+    expect((await bus.listGames()).map((x) => x.gameId).sort()).toEqual(['g1', 'g2']);
+    await clock.advance(10 * MIN);
+    // The finished game is gone; the one still live is kept however long it runs.
+    expect((await bus.listGames()).map((x) => x.gameId)).toEqual(['g2']);
+    expect(await engine.snapshots.snapshot('mens', 'g1')).toBeUndefined();
+  });
+
   it('closes: releases leases, completes events$, stops polling', async () => {
     const { clock, script, engine, bus } = setup({ instanceId: 'x' });
     script.add({ id: 'g1', plays: 1 });
@@ -297,7 +409,7 @@ describe('persistence and leases', () => {
     await clock.advance(5_000);
     await engine.close();
     expect(completed).toBe(true);
-    expect(await bus.acquireLease({ league: 'mens', gameId: 'g1' }, 'other', 1_000)).toBe(true);
+    expect(await bus.acquireLease({ league: 'mens', gameId: 'g1' }, 'other', 1_000)).toBe('taken');
     const count = script.calls.length;
     await clock.advance(60_000);
     expect(script.calls.length).toBe(count);

@@ -10,6 +10,8 @@ import {
   bullPrefix,
   createRedisConnection,
 } from '../queues.js';
+import { logQueueErrors } from '../queue-errors.js';
+import { RecentIds } from './recent-ids.js';
 import { idempotencyKey, webhookJobOptions, type WebhookJobData } from '../webhooks/jobs.js';
 import type { AlertsConfig, SubscriberConfig } from './config.js';
 import { GameStore } from './game-store.js';
@@ -44,6 +46,8 @@ export interface AlertWorker {
 const ALERT_LIST_LENGTH = 1_000;
 // An alert key only has to outlive any replay of its game: a week.
 const FIRED_TTL_SECONDS = 7 * 24 * 3600;
+// A full slate fires well under a thousand alerts an evening: this covers weeks, in a few MB.
+const FIRED_IN_MEMORY = 50_000;
 // Polling for a missing predecessor: short against the gap wait, cheap for Redis.
 const GAP_POLL_MS = 15;
 // Parked successors applied under one lock hold: far inside the lock's 10 s at a few ms each.
@@ -65,11 +69,12 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const connection: Redis = createRedisConnection(options.redisUrl);
   const commands: Redis = createRedisConnection(options.redisUrl);
   const store = new GameStore(commands, prefix);
+  const firedHere = new RecentIds(FIRED_IN_MEMORY);
   const webhooks = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, {
     connection: commands,
     prefix: bullPrefix(prefix),
   });
-  webhooks.on('error', (err) => logger.error({ err: err.message }, 'webhook queue error'));
+  logQueueErrors(webhooks, logger, 'webhook queue');
   const events = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
   events.on('error', () => undefined);
   const teamFilter = config.teams ? new Set(config.teams.map((t) => t.toUpperCase())) : null;
@@ -92,7 +97,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   async function sendAlert(alert: Alert, event: GameEvent): Promise<void> {
     // Already sent (a replay after a restart) is not "stale": check that first.
     const firedKey = `${prefix}alerts:fired:${alert.id}`;
-    if ((await commands.exists(firedKey)) === 1) return;
+    if (firedHere.has(alert.id) || (await commands.exists(firedKey)) === 1) return;
     const ageMs = now() - Date.parse(alert.at);
     if (ageMs > config.staleAfterSeconds * 1000) {
       alertsStale.inc();
@@ -132,6 +137,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
       .ltrim(`${prefix}alerts`, 0, ALERT_LIST_LENGTH - 1)
       .set(firedKey, '1', 'EX', FIRED_TTL_SECONDS)
       .exec();
+    firedHere.add(alert.id);
     alertsFired.inc({ rule: alert.rule });
     logger.info({ alert: alert.id, text: alert.text }, 'alert');
     options.onAlert?.(alert);
@@ -232,7 +238,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     // Evaluation is a few Redis round trips; 4 overlaps them without starving the event loop.
     concurrency: options.concurrency ?? 4,
   });
-  worker.on('error', (err) => logger.error({ err: err.message }, 'alert worker error'));
+  logQueueErrors(worker, logger, 'alert worker');
   worker.on('failed', (job, err) =>
     logger.warn({ job: job?.id, err: err.message }, 'event evaluation failed'),
   );

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { silentLogger, type Logger } from '../../src/log.js';
 import { webhookDeliveries } from '../../src/metrics.js';
 import type { AlertsConfig, SubscriberConfig } from '../alerts/config.js';
+import { logQueueErrors } from '../queue-errors.js';
 import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
 import { deliverWebhook } from './deliver.js';
 import type { WebhookJobData } from './jobs.js';
@@ -76,7 +77,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     // Deliveries wait on the network, not the CPU: many in flight cost little.
     concurrency: options.concurrency ?? 16,
   });
-  worker.on('error', (err) => logger.error({ err: err.message }, 'webhook worker error'));
+  logQueueErrors(worker, logger, 'webhook worker');
 
   let closing: Promise<void> | null = null;
   return {

@@ -11,14 +11,19 @@ export function readRss(pid: number): number {
   }
 }
 
-/** Growth of RSS after the first 10% of the samples, as a fraction of the 10% mark's value. */
+/**
+ * Growth of RSS after the first 10% of the run: the median of the last tenth of the samples against
+ * the median of the tenth after the first (10%-20%). Medians of windows, not single samples: with
+ * V8's old generation RSS is a sawtooth (tens of MB between major collections), and one sample
+ * would measure where the sawtooth happened to be.
+ */
 export function rssGrowthAfterWarmup(samples: readonly number[]): number {
   const live = samples.filter((s) => s > 0);
-  if (live.length < 2) return 0;
-  const mark = live[Math.floor(live.length / 10)] ?? live[0] ?? 1;
-  const rest = live.slice(Math.floor(live.length / 10));
-  // The median of the last tenth, so a single GC-timing spike does not decide the verdict.
-  const tail = rest.slice(-Math.max(1, Math.floor(rest.length / 10))).sort((a, b) => a - b);
-  const end = tail[Math.floor(tail.length / 2)] ?? mark;
-  return (end - mark) / mark;
+  const tenth = Math.floor(live.length / 10);
+  if (tenth < 1) return 0;
+  const median = (window: number[]): number =>
+    window.sort((a, b) => a - b)[Math.floor(window.length / 2)] ?? 0;
+  const start = median(live.slice(tenth, 2 * tenth));
+  const end = median(live.slice(-tenth));
+  return start > 0 ? (end - start) / start : 0;
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,11 +30,15 @@ export interface SoakOptions {
   seed: number;
   /** Runs while the soak is live; inject faults here. */
   faults?: (ctx: SoakContext) => Promise<void>;
+  /** Every child's log lines are written under `artifacts/soak/<name>/` for a post-mortem. */
+  name: string;
 }
 
 export interface SoakContext {
   upstream: RunningUpstream;
   daemons: DaemonChild[];
+  /** SIGKILLs a daemon and starts a replacement at once, as a supervisor (systemd, k8s) would. */
+  killAndReplace(d: DaemonChild): Promise<DaemonChild>;
   receiver: Receiver;
   log(msg: string): void;
 }
@@ -44,9 +48,15 @@ export interface DaemonChild {
   child: ChildProcess;
   pid: number;
   rss: number[];
+  /** Viewers connected to this daemon at each RSS sample. */
+  viewers: number[];
+  /** Every 10 s: the V8 heap spaces and external memory from `/metrics`, in MiB (post-mortem). */
+  heap: Array<Record<string, number>>;
   /** Parsed stderr JSON lines. */
   lines: Array<Record<string, unknown>>;
   killed: boolean;
+  /** Started during the soak (a replacement): it did not run the whole evening. */
+  replacement?: boolean;
 }
 
 export interface Receiver {
@@ -120,7 +130,16 @@ export async function startDaemonChild(args: string[]): Promise<DaemonChild> {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'info' },
   });
-  const d: DaemonChild = { url: '', child, pid: child.pid ?? 0, rss: [], lines: [], killed: false };
+  const d: DaemonChild = {
+    url: '',
+    child,
+    pid: child.pid ?? 0,
+    rss: [],
+    viewers: [],
+    heap: [],
+    lines: [],
+    killed: false,
+  };
   captureLines(child.stderr!, d.lines);
   d.url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('serve did not print its URL in 60 s')), 60_000);
@@ -163,7 +182,10 @@ const TYPES = [
 class Viewer {
   sub: ClientSub | undefined;
   ws: WebSocket | undefined;
+  /** The daemon the viewer is connected (or connecting) to. */
+  base: string | undefined;
   stopped = false;
+  internalErrors = 0;
   constructor(
     private readonly urls: () => string[],
     private readonly rand: () => number,
@@ -182,6 +204,7 @@ class Viewer {
     if (this.stopped) return;
     const urls = this.urls();
     const base = urls[Math.floor(this.rand() * urls.length)] ?? urls[0];
+    this.base = base;
     const ws = new WebSocket(`${base!.replace('http', 'ws')}/v1/stream`);
     this.ws = ws;
     const filter = this.sub?.filter ?? this.filter();
@@ -220,25 +243,30 @@ class Viewer {
         this.sub.last = f.event.offset ?? this.sub.last;
       } else if (f.type === 'error' && f.code === 'resume_gap' && this.sub) {
         this.sub.gaps++;
+      } else if (f.type === 'error' && f.code === 'internal_error') {
+        // Setup failed (Redis away): the protocol says subscribe again; do it like a client would.
+        this.internalErrors++;
+        this.bounce();
       }
     });
     ws.on('error', () => undefined);
     ws.on('close', () => {
       if (this.ws !== ws || this.stopped) return;
-      // Dropped (daemon killed, slow consumer): come back after a short pause, with `since`.
+      // Dropped (daemon killed, slow consumer): come back with `since` after 1-5 s, the jittered
+      // backoff of a reconnecting client (by then a supervisor has usually replaced a dead instance).
       if (this.sub) this.sub.reconnects++;
-      setTimeout(() => this.connect(), 200 + this.rand() * 800);
+      setTimeout(() => this.connect(), 1_000 + this.rand() * 4_000);
     });
   }
 
   /** Leaves and resumes later: exercises `since` on either instance. */
   bounce(): void {
     const ws = this.ws;
-    if (!ws || !this.sub) return;
+    if (!ws) return;
     this.ws = undefined;
     ws.removeAllListeners('close');
     ws.terminate();
-    this.sub.reconnects++;
+    if (this.sub) this.sub.reconnects++;
     setTimeout(() => this.connect(), 100 + this.rand() * 2_000);
   }
 
@@ -268,6 +296,8 @@ export interface SoakResult {
   extra: number;
   reconnects: number;
   resumeGaps: number;
+  /** `internal_error` frames (subscription setup failed, the viewer subscribed again). */
+  internalErrors: number;
   alerts: number;
   alertDuplicates: number;
   badSignatures: number;
@@ -358,15 +388,52 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     if (i % 50 === 49) await sleep(50);
   }
   const sampler = setInterval(() => {
-    for (const d of daemons) if (!d.killed) d.rss.push(readRss(d.pid));
+    for (const d of daemons) {
+      if (d.killed) continue;
+      d.rss.push(readRss(d.pid));
+      d.viewers.push(viewers.filter((v) => v.base === d.url && v.ws?.readyState === WebSocket.OPEN).length);
+    }
   }, 1_000);
+  const heapSampler = setInterval(() => {
+    for (const d of daemons) {
+      if (d.killed) continue;
+      void fetch(`${d.url}/metrics`)
+        .then((res) => res.text())
+        .then((text) => {
+          const sample: Record<string, number> = { t: Math.round((Date.now() - t0) / 1000) };
+          for (const m of text.matchAll(/heap_space_size_used_bytes\{space="(\w+)"\} (\d+)/g)) {
+            sample[m[1] as string] = Math.round(Number(m[2]) / 2 ** 20);
+          }
+          for (const m of text.matchAll(/heap_space_size_total_bytes\{space="(new|old)"\} (\d+)/g)) {
+            sample[`${m[1] as string}Total`] = Math.round(Number(m[2]) / 2 ** 20);
+          }
+          const external = /external_memory_bytes (\d+)/.exec(text);
+          if (external) sample.external = Math.round(Number(external[1]) / 2 ** 20);
+          d.heap.push(sample);
+        })
+        .catch(() => undefined);
+    }
+  }, 10_000);
   const churn = setInterval(() => {
     // About 2% of viewers leave and resume every second.
     for (const v of viewers) if (rand() < 0.02) v.bounce();
   }, 1_000);
 
   const failures: string[] = [];
-  const ctx: SoakContext = { upstream, daemons, receiver, log: say };
+  const ctx: SoakContext = {
+    upstream,
+    daemons,
+    receiver,
+    log: say,
+    async killAndReplace(d) {
+      d.killed = true;
+      d.child.kill('SIGKILL');
+      const next = await startDaemonChild(serveArgs);
+      next.replacement = true;
+      daemons.push(next);
+      return next;
+    },
+  };
   const faultRun = (o.faults?.(ctx) ?? Promise.resolve()).catch((e: unknown) => {
     failures.push(`fault script: ${String(e)}`);
   });
@@ -388,11 +455,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   // Let resuming viewers catch up, then compare.
   await sleep(5_000);
   clearInterval(sampler);
+  clearInterval(heapSampler);
   const log = await readAll(bus);
   say(`log holds ${log.length} events`);
 
   let lost = 0;
   let duplicates = 0;
+  let dupSameOffset = 0;
+  const dupSamples: Array<{ id: string; first: string; again: string; reconnects: number }> = [];
   let extra = 0;
   let reconnects = 0;
   let resumeGaps = 0;
@@ -411,11 +481,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       .filter((e) => !s.filter.leagues || s.filter.leagues.includes(e.league))
       .filter((e) => !s.filter.types || s.filter.types.includes(e.type))
       .map((e) => e.id);
-    const got = new Set<string>();
-    for (const id of s.ids) {
-      if (got.has(id)) duplicates++;
-      got.add(id);
-    }
+    const got = new Map<string, string>();
+    s.ids.forEach((id, i) => {
+      const offset = s.offsets[i] ?? '?';
+      const first = got.get(id);
+      if (first !== undefined) {
+        duplicates++;
+        // Same offset: the server sent one log entry twice; another: the engine emitted it twice.
+        if (dupSamples.length < 200) dupSamples.push({ id, first, again: offset, reconnects: s.reconnects });
+        if (first === offset) dupSameOffset++;
+      } else got.set(id, offset);
+    });
     const want = new Set(expected);
     for (const id of want) if (!got.has(id)) lost++;
     // Across a Redis restart without persistence the log lost the older events: a received event
@@ -436,6 +512,23 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   let alertDuplicates = 0;
   for (const n of receiver.accepted.values()) if (n > 1) alertDuplicates += n - 1;
 
+  const logDir = join(ROOT, 'artifacts', 'soak', o.name);
+  mkdirSync(logDir, { recursive: true });
+  const dump = (file: string, lines: Array<Record<string, unknown>>): void =>
+    writeFileSync(join(logDir, file), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  daemons.forEach((d, i) => {
+    dump(`daemon-${i}.jsonl`, d.lines);
+    writeFileSync(
+      join(logDir, `daemon-${i}-rss.json`),
+      JSON.stringify({ rss: d.rss, viewers: d.viewers, heap: d.heap }),
+    );
+  });
+  dump('worker.jsonl', workerLines);
+  writeFileSync(
+    join(logDir, 'duplicates.json'),
+    JSON.stringify({ duplicates, dupSameOffset, dupSamples }, null, 1),
+  );
+  say(`child logs in ${logDir}`);
   const errorLines = [...daemons.flatMap((d) => d.lines), ...workerLines].filter(
     (l) => typeof l.level === 'number' && l.level >= 50,
   );
@@ -460,10 +553,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     extra,
     reconnects,
     resumeGaps,
+    internalErrors: viewers.reduce((n, v) => n + v.internalErrors, 0),
     alerts: receiver.accepted.size,
     alertDuplicates,
     badSignatures: receiver.badSignatures,
-    rssGrowth: daemons.filter((d) => !d.killed).map((d) => rssGrowthAfterWarmup(d.rss)),
+    // Only instances that ran the whole evening: a replacement's RSS rises as viewers move to it.
+    rssGrowth: daemons.filter((d) => !d.killed && !d.replacement).map((d) => rssGrowthAfterWarmup(d.rss)),
     errorLines,
     upstreamRequests,
     failures,

@@ -135,6 +135,42 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     expect(receiver.accepted()).toHaveLength(expected.length);
   });
 
+  it('does not deliver an alert again after Redis lost every key, fired marks included', async () => {
+    const receiver = await startReceiver();
+    closers.push(receiver.close);
+    const rulesFile = { subscribers: [{ id: 'r', url: receiver.url, secret: SECRET }] };
+    const game = seesawGame();
+    const expected = expectedAlerts(game, rulesFile);
+    const pipeline = await startPipeline(redis, rulesFile);
+    closers.push(pipeline.close);
+    for (const event of game.events) pipeline.producer.add(event);
+    await waitFor(() => receiver.accepted().length >= expected.length, 60_000, 'first pass');
+
+    // A Redis restart without persistence, as far as this prefix goes: every key is gone.
+    const client = new Redis(redis.url);
+    try {
+      const keys = await client.keys(`${redis.prefix}*`);
+      if (keys.length > 0) await client.del(...keys);
+      expect(await client.keys(`${redis.prefix}alerts:fired:*`)).toEqual([]);
+      // The same history again (an engine that started a game over): the same alert ids.
+      for (const event of game.events) pipeline.producer.add(event);
+      await pipeline.producer.flush();
+      await waitFor(
+        async () => {
+          const raw = await client.get(`${redis.prefix}alerts:state:mens:${game.gameId}`);
+          return raw !== null && (JSON.parse(raw) as GameRuleState).lastSeq === game.events.length;
+        },
+        60_000,
+        'second pass',
+      );
+    } finally {
+      client.disconnect();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pipeline.alerts).toHaveLength(expected.length);
+    expect(receiver.accepted()).toHaveLength(expected.length);
+  });
+
   it('applies an event after a short wait when its predecessor never comes', async () => {
     const pipeline = await startPipeline(redis, { rules: { final_score: {} } }, { gapWaitMs: 300 });
     closers.push(pipeline.close);
