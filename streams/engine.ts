@@ -313,6 +313,12 @@ export function createEngine(options: EngineOptions): Engine {
       // Another instance held the game but the bus has no state: Redis lost it. Leave the game to
       // the instances that may still have it in memory (twice as long as they wait for each other).
       if (stored === undefined && t.heldElsewhere) {
+        if (t.scheduled?.state === 'post') {
+          // Its holder finished it (and dropped its copy) before Redis lost it: nothing to redo.
+          await bus.releaseLease(key, instanceId);
+          logger.warn({ ...key }, 'finished game lost with Redis; not started over');
+          return 'stop';
+        }
         if (!waited(t, 2 * orphanGraceMs)) {
           await bus.releaseLease(key, instanceId);
           return standBy(t);

@@ -1,7 +1,8 @@
-import { afterAll, describe, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { assertSoak } from './harness/assert-soak.js';
 import { startOwnRedis, type OwnRedis } from './harness/redis-server.js';
-import { runSoak, sleep, type SoakContext } from './harness/soak.js';
+import { ROOT, runSoak, sleep, type SoakContext } from './harness/soak.js';
 
 /**
  * The full soak (`npm run test:reliability`): an evening of 15 games across both leagues at 20x
@@ -9,37 +10,45 @@ import { runSoak, sleep, type SoakContext } from './harness/soak.js';
  * alert worker and a webhook receiver. Faults one at a time, then together.
  */
 let redis: OwnRedis | undefined;
+beforeAll(() => {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+});
 afterAll(async () => redis?.close());
 
-// Every fault lasts a fixed wall time; gaps between them let the system settle so each is judged alone.
+const settle = (): Promise<void> => sleep(10_000);
+
+// Every fault lasts a fixed wall time; a pause between them lets the system settle so each is judged
+// alone. All of it ends before the last tenth of the run, which the RSS check compares.
 async function oneAtATime(ctx: SoakContext, own: OwnRedis): Promise<void> {
   const { upstream, daemons, receiver, log } = ctx;
-  await sleep(30_000);
+  // After the 10%-20% window, which the RSS check takes as its start: it must see the daemons under
+  // their normal load, not idling through an outage.
+  await sleep(92_000);
   log('fault: upstream fails every request for 60 s');
   upstream.faults.set({ error: 1 });
   await sleep(60_000);
   upstream.faults.set({});
-  await sleep(20_000);
+  await settle();
   log('fault: latency spikes (2 s on every request) for 30 s');
   upstream.faults.set({ latency: 2_000 });
   await sleep(30_000);
   upstream.faults.set({});
-  await sleep(20_000);
+  await settle();
   log('fault: malformed bodies (30%) for 30 s');
   upstream.faults.set({ malformed: 0.3 });
   await sleep(30_000);
   upstream.faults.set({});
-  await sleep(20_000);
+  await settle();
   log('fault: webhook receiver down for 60 s');
   receiver.down = true;
   await sleep(60_000);
   receiver.down = false;
-  await sleep(20_000);
+  await settle();
   log('fault: redis-server killed, restarted after 5 s');
   await own.kill();
   await sleep(5_000);
   await own.start();
-  await sleep(30_000);
+  await sleep(25_000);
   log(
     'fault: together: upstream errors 50%, 1 s latency, 10% malformed, receiver down, a daemon SIGKILLed and replaced, then Redis restarted',
   );
@@ -53,7 +62,7 @@ async function oneAtATime(ctx: SoakContext, own: OwnRedis): Promise<void> {
   await own.kill();
   await sleep(5_000);
   await own.start();
-  await sleep(35_000);
+  await sleep(20_000);
   upstream.faults.set({});
   receiver.down = false;
 }
@@ -69,11 +78,15 @@ describe('full soak', () => {
         prefix: 'courtside-soak:',
         games: 15,
         speed: 20,
-        // 8 game minutes apart (24 s of wall time at 20x): the evening overlaps and fits in 20 minutes.
-        staggerMs: 8 * 60_000,
+        // A crowded evening (like the last night of the regular season): tip-offs one game minute
+        // apart, 3 s of wall time at 20x, so every game is live before the first tenth of the run
+        // ends. Memory follows the number of live games; the RSS check starts at full load.
+        staggerMs: 60_000,
         clients: 2_000,
         seed: 2026,
         name: 'full',
+        // As `npm start` runs it: the build in dist/ (made in beforeAll).
+        entry: 'dist',
         faults: (ctx) => oneAtATime(ctx, own),
       });
       // The Redis kill is on purpose: the daemons' and worker's error lines about a lost Redis are expected.

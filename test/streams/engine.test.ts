@@ -369,6 +369,22 @@ describe('persistence and leases', () => {
     expect((stored?.meta as { seq: number }).seq).toBe(ids.length);
   });
 
+  it('does not start a game over that finished just before the store lost it', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    // a finishes the game but never releases its lease, so b is still standing by when Redis goes.
+    const keeping: Bus = Object.create(store.bus, { releaseLease: { value: async () => {} } });
+    const { a, b, g } = await holderAndStandby(clock, keeping, store.bus, { plays: 2 });
+    g.state = 'post';
+    await clock.advance(10_000);
+    expect(a.events.map((e) => e.type)).toContain('game.ended');
+    store.wipe();
+    await clock.advance(120_000);
+    expect(b.events).toEqual([]);
+    expect(b.script.summaryCalls('g1')).toEqual([]);
+    expect(b.engine.status().find((s) => s.gameId === 'g1')?.state).toBe('stopped');
+  });
+
   it('starts a game over only when its holder did not write the lost state back within the grace', async () => {
     const clock = new VirtualClock(START);
     const store = wipeableBus(clock);

@@ -32,6 +32,8 @@ export interface SoakOptions {
   faults?: (ctx: SoakContext) => Promise<void>;
   /** Every child's log lines are written under `artifacts/soak/<name>/` for a post-mortem. */
   name: string;
+  /** Default `src`. */
+  entry?: CliEntry;
 }
 
 export interface SoakContext {
@@ -124,8 +126,18 @@ function captureLines(stream: NodeJS.ReadableStream, into: Array<Record<string, 
   });
 }
 
-export async function startDaemonChild(args: string[]): Promise<DaemonChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+/**
+ * How to run the CLI: from `dist/` as `npm start` and the `courtside` binary do (after a build), or
+ * from the sources through tsx (no build needed; what tests running in parallel with a build use).
+ */
+export type CliEntry = 'dist' | 'src';
+
+function cli(entry: CliEntry): string[] {
+  return entry === 'dist' ? ['dist/src/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
+}
+
+export async function startDaemonChild(args: string[], entry: CliEntry = 'src'): Promise<DaemonChild> {
+  const child = spawn(process.execPath, [...cli(entry), 'serve', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'info' },
@@ -357,14 +369,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     '--summary-interval',
     '1000',
   ];
-  const daemons = [await startDaemonChild(serveArgs), await startDaemonChild(serveArgs)];
+  const entry = o.entry ?? 'src';
+  const daemons = [await startDaemonChild(serveArgs, entry), await startDaemonChild(serveArgs, entry)];
   const workerLines: Array<Record<string, unknown>> = [];
   const worker = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      'src/cli.ts',
+      ...cli(o.entry ?? 'src'),
       'worker',
       'alerts',
       '--rules',
@@ -428,7 +439,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     async killAndReplace(d) {
       d.killed = true;
       d.child.kill('SIGKILL');
-      const next = await startDaemonChild(serveArgs);
+      const next = await startDaemonChild(serveArgs, entry);
       next.replacement = true;
       daemons.push(next);
       return next;
