@@ -16,7 +16,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import { createMemoryBus } from '../src/bus/memory.js';
-import type { Bus, GameKey } from '../src/bus/types.js';
+import type { Bus, CopyOffer, GameKey } from '../src/bus/types.js';
 import { BusUnavailableError, CourtsideError, InvalidOptionsError } from '../src/errors.js';
 import { backoffDelay } from '../src/espn/backoff.js';
 import { isLeague, type League } from '../src/espn/leagues.js';
@@ -46,10 +46,10 @@ export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'b
 export const MIN_SUMMARY_INTERVAL_MS = 1_000;
 // A lease outlives two missed renewals, so one slow poll does not hand the game over.
 const LEASE_TTL_FACTOR = 3;
-// A game whose stored state vanished (Redis restarted empty) is written back at once by the
-// instance that held it last. One holding an older copy waits this many lease TTLs before writing
-// that back; one with no copy waits twice as long before it starts the game over (re-emitting its
-// history under the same ids).
+// A game whose stored state vanished (Redis restarted empty): every instance with a copy offers it,
+// and the newest copy is written back this many lease TTLs after its owner found the loss, so that
+// every copy had time to be offered. One with no copy waits twice as long, and until no offer
+// stands, before it starts the game over (re-emitting its history under the same ids).
 const ORPHAN_GRACE_FACTOR = 5;
 export const DEFAULT_FINISHED_GAME_TTL_MS = 24 * 3_600_000;
 // close() waits this long (real time) for polls in flight, then gives up on them.
@@ -68,12 +68,12 @@ interface Tracker {
   holding: boolean;
   /** Another instance held this game's lease at some point: its state should be on the bus. */
   heldElsewhere: boolean;
-  /** When this instance first found the game's stored state missing while it was not the holder. */
+  /** When this instance first found the game's stored state missing; null while the store has it. */
   orphanSince: number | null;
   /** When this instance last stopped holding the lease (its copy of the state is kept a while). */
   heldUntil: number | null;
-  /** No other instance has taken the game over (with its stored state) since this one held it. */
-  lastHolder: boolean;
+  /** Our copy is offered for writing back (the store lost the game): it is kept until then. */
+  offered: boolean;
   postPolls: number;
   finished: boolean;
   status: PollerStatus;
@@ -131,6 +131,8 @@ export function createEngine(options: EngineOptions): Engine {
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leagues = [...new Set(options.leagues)];
   const orphanGraceMs = ORPHAN_GRACE_FACTOR * intervals.leaseTtlMs;
+  // An owner in its longest backoff still renews its offer before the offer lapses.
+  const offerTtlMs = intervals.backoffMaxMs + orphanGraceMs;
   const finishedGameTtlMs = options.finishedGameTtlMs ?? DEFAULT_FINISHED_GAME_TTL_MS;
   if (!Number.isFinite(finishedGameTtlMs) || finishedGameTtlMs <= 0) {
     throw new InvalidOptionsError(
@@ -147,6 +149,9 @@ export function createEngine(options: EngineOptions): Engine {
   setMaxListeners(0, abort.signal);
   let started = false;
   let closed = false;
+  // When this instance's bus last found that Redis lost its data (null: never).
+  let dataLostAt: number | null = null;
+  let stopWatchingLoss = (): void => undefined;
   let closing: Promise<void> | undefined;
 
   const now = () => scheduler.now();
@@ -239,63 +244,85 @@ export function createEngine(options: EngineOptions): Engine {
 
   // ---- summary pollers -------------------------------------------------------------------
 
-  /** True once `ms` have passed since the game's stored state was first found missing. */
-  function waited(t: Tracker, ms: number): boolean {
-    t.orphanSince ??= now();
-    return now() - t.orphanSince >= ms;
-  }
-
   /** Not polling this time; our copy of the state (if any) is kept while it may still be needed. */
   function standBy(t: Tracker): PollOutcome {
     if (t.holding) t.heldUntil = now();
     t.holding = false;
     const stale = t.heldUntil === null || now() - t.heldUntil > orphanGraceMs;
-    if (t.diff !== null && !t.lastHolder && stale) t.diff = null;
+    if (t.diff !== null && !t.offered && stale) t.diff = null;
     t.status.state = 'standby';
     return 'continue';
   }
 
+  /** The store holds the game's state (again): nothing of ours is on offer or waiting. */
+  function settled(t: Tracker): void {
+    t.offered = false;
+    t.orphanSince = null;
+  }
+
+  /** Offers our copy for writing back (or renews the offer) and learns whether the store has it back. */
+  async function offer(t: Tracker): Promise<CopyOffer | 'stored' | null> {
+    const best = await bus.offerCopy(t.key, instanceId, t.diff?.meta.seq ?? null, offerTtlMs);
+    if (best === 'stored') settled(t);
+    else if (t.diff !== null) t.offered = true;
+    return best;
+  }
+
   /**
-   * The lease is someone else's (an acquire said no, or a commit was fenced off). A takeover loads
-   * the stored state; when the bus holds none, Redis lost it and the other instance is only
-   * checking the free lease for a moment: we remain the game's last holder and write it back.
+   * Redis lost one game we have a copy of, so (a restart without persistence) it lost them all:
+   * every copy is offered now, also those of games in backoff, which will not poll for a while.
    */
+  function offerEveryCopy(): void {
+    for (const t of trackers.values()) {
+      if (t.diff === null || t.offered) continue;
+      track(offer(t)).catch((error: unknown) =>
+        logger.warn({ ...t.key, code: errorInfo(error).code }, 'offering the game state copy failed'),
+      );
+    }
+  }
+
+  /** The lease is someone else's (an acquire said no, or a commit was fenced off). */
   async function lostLease(t: Tracker, why: string): Promise<PollOutcome> {
     t.heldElsewhere = true;
-    // Someone holds it: a wait for missing state starts afresh the next time it goes missing.
-    t.orphanSince = null;
-    if (t.holding) {
-      const takenOver = storedSeq(await bus.loadGame(t.key)) !== null;
-      if (takenOver) t.lastHolder = false;
-      logger[takenOver ? 'warn' : 'debug']({ ...t.key }, `${why}; standing by`);
-    }
+    if (t.holding) logger.warn({ ...t.key }, `${why}; standing by`);
+    if (t.offered) await offer(t);
     return standBy(t);
   }
 
   /**
    * Our lease had lapsed (or we are taking the game back): make sure the bus holds our state or a
-   * newer one. After a Redis restart without persistence it holds nothing. The last holder writes
-   * its copy back at once; an instance whose copy may be older (another took the game over since)
-   * waits for the last holder first. 'wait': the lease was given back for now.
+   * newer one. After a Redis restart without persistence it holds nothing: every instance with a
+   * copy offers it, and the owner of the newest writes it back once all had time to offer.
+   * 'wait': the lease was given back for now.
    */
   async function verifyStored(t: Tracker, diff: GameDiffState): Promise<'ok' | 'wait' | 'lost'> {
     const stored = await bus.loadGame(t.key);
     const seq = storedSeq(stored);
-    if (seq !== null && seq > diff.meta.seq) {
+    // (A copy at seq 0 has nothing the store could have lost.)
+    if ((seq ?? 0) >= diff.meta.seq) {
       // Another instance went on meanwhile: continue from its state.
-      t.diff = restoreGameState(t.key.league, t.key.gameId, stored);
+      if (seq !== null && seq > diff.meta.seq) t.diff = restoreGameState(t.key.league, t.key.gameId, stored);
+      settled(t);
       return 'ok';
     }
-    if (seq === diff.meta.seq) return 'ok';
-    if (!t.lastHolder && !waited(t, orphanGraceMs)) {
-      await bus.releaseLease(t.key, instanceId);
-      return 'wait';
+    if (seq === null) {
+      const best = await offer(t);
+      offerEveryCopy();
+      t.orphanSince ??= now();
+      const ours = best !== 'stored' && best?.owner === instanceId;
+      if (!ours || now() - t.orphanSince < orphanGraceMs) {
+        await bus.releaseLease(t.key, instanceId);
+        return 'wait';
+      }
     }
+    // Missing, with ours the newest copy; or behind (an older copy was written back): ours wins.
     logger.warn(
       { ...t.key, storedSeq: seq, seq: diff.meta.seq },
       'game state missing or behind on the bus (Redis lost data?); writing it back from memory',
     );
-    return (await bus.commit(t.key, [], fullDelta(diff), instanceId)) !== null ? 'ok' : 'lost';
+    if ((await bus.commit(t.key, [], fullDelta(diff), instanceId)) === null) return 'lost';
+    settled(t);
+    return 'ok';
   }
 
   async function pollGame(t: Tracker, due: number): Promise<PollOutcome> {
@@ -310,16 +337,22 @@ export function createEngine(options: EngineOptions): Engine {
       if (verdict === 'lost') return lostLease(t, 'lease lost while writing the game state back');
     } else {
       const stored = await bus.loadGame(key);
-      // Another instance held the game but the bus has no state: Redis lost it. Leave the game to
-      // the instances that may still have it in memory (twice as long as they wait for each other).
-      if (stored === undefined && t.heldElsewhere) {
+      // No stored state for a game another instance held, or for any game just after Redis lost its
+      // data (this instance may have started a moment before): leave it to the instances that may
+      // still have it in memory (twice as long as they wait for each other).
+      const lostRecently =
+        dataLostAt !== null && now() - dataLostAt < offerTtlMs && t.scheduled?.state !== 'pre';
+      if (stored === undefined && (t.heldElsewhere || lostRecently)) {
         if (t.scheduled?.state === 'post') {
           // Its holder finished it (and dropped its copy) before Redis lost it: nothing to redo.
           await bus.releaseLease(key, instanceId);
           logger.warn({ ...key }, 'finished game lost with Redis; not started over');
           return 'stop';
         }
-        if (!waited(t, 2 * orphanGraceMs)) {
+        // A standing offer: an instance with a copy will write it back.
+        const best = await bus.offerCopy(key, instanceId, null, offerTtlMs);
+        t.orphanSince ??= now();
+        if (best !== null || now() - t.orphanSince < 2 * orphanGraceMs) {
           await bus.releaseLease(key, instanceId);
           return standBy(t);
         }
@@ -328,9 +361,8 @@ export function createEngine(options: EngineOptions): Engine {
       t.diff = restoreGameState(key.league, key.gameId, stored);
       logger.debug({ ...key, seq: t.diff.meta.seq }, 'lease held; game state loaded');
     }
-    t.orphanSince = null;
+    settled(t);
     t.holding = true;
-    t.lastHolder = true;
     const diffState = t.diff;
     const raw = await client.call(
       `${key.league}_summary`,
@@ -467,7 +499,7 @@ export function createEngine(options: EngineOptions): Engine {
           heldElsewhere: false,
           orphanSince: null,
           heldUntil: null,
-          lastHolder: false,
+          offered: false,
           postPolls: 0,
           finished: false,
           status: newStatus('summary', league, gameId, intervals.summaryMs),
@@ -548,12 +580,17 @@ export function createEngine(options: EngineOptions): Engine {
     start(): void {
       if (started || closed) return;
       started = true;
+      stopWatchingLoss = bus.onDataLost(() => {
+        dataLostAt = now();
+        offerEveryCopy();
+      });
       logger.info({ leagues, instanceId, intervals }, 'engine started');
       for (const league of leagues) startScoreboard(league);
     },
     close(): Promise<void> {
       closing ??= (async () => {
         closed = true;
+        stopWatchingLoss();
         abort.abort();
         for (const b of boards.values()) {
           b.sub?.unsubscribe();

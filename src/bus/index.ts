@@ -37,6 +37,7 @@ export {
 export { compareOffsets, OFFSET_PATTERN } from './types.js';
 export type {
   Bus,
+  CopyOffer,
   GameKey,
   GameStateDelta,
   LeaseGrant,

@@ -2,7 +2,16 @@ import type { GameEvent } from '../../streams/events.js';
 import { BusClosedError } from '../errors.js';
 import { commitToken } from './commit-token.js';
 import { checkOffset, checkRetention, DEFAULT_RETENTION, TAIL_BATCH_LIMIT } from './options.js';
-import type { Bus, GameKey, GameStateDelta, LogBounds, NewGameEvent, Offset, StoredGame } from './types.js';
+import type {
+  Bus,
+  CopyOffer,
+  GameKey,
+  GameStateDelta,
+  LogBounds,
+  NewGameEvent,
+  Offset,
+  StoredGame,
+} from './types.js';
 
 export interface MemoryBusOptions {
   /** Events kept in the log (all leagues together); default 100,000 per league. */
@@ -54,6 +63,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
   const games = new Map<string, GameRecord>();
   const leases = new Map<string, Lease>();
+  const offers = new Map<string, CopyOffer & { expiresAt: number }>();
   const waiters = new Set<() => void>();
   let closed = false;
 
@@ -254,6 +264,26 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       if (leases.get(key)?.owner === owner) leases.delete(key);
     },
 
+    async offerCopy(game, owner, seq, ttlMs) {
+      ensureOpen('offerCopy');
+      const key = gameKey(game);
+      if (liveGame(key)) return 'stored';
+      let best = offers.get(key);
+      if (best !== undefined && best.expiresAt <= now()) {
+        offers.delete(key);
+        best = undefined;
+      }
+      if (seq !== null && (best === undefined || seq > best.seq || best.owner === owner)) {
+        best = { owner, seq: Math.max(seq, best?.seq ?? seq), expiresAt: now() + ttlMs };
+        offers.set(key, best);
+      }
+      return best === undefined ? null : { owner: best.owner, seq: best.seq };
+    },
+
+    onDataLost() {
+      return () => undefined;
+    },
+
     async close() {
       if (closed) return;
       closed = true;
@@ -262,6 +292,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       size = 0;
       games.clear();
       leases.clear();
+      offers.clear();
     },
   };
 }

@@ -93,6 +93,32 @@ return 0
 `;
 
 /**
+ * KEYS: offer, meta. ARGV: owner, seq ('' = only look), ttl (ms).
+ * Returns 'stored' when the game's meta exists, else the best offer as `<seq>|<owner>`, or nil.
+ * A higher seq replaces the standing offer; its owner's repeat renews it (see `Bus.offerCopy`).
+ */
+export const OFFER_SCRIPT = `
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  return 'stored'
+end
+local best = redis.call('GET', KEYS[1])
+if ARGV[2] ~= '' then
+  local seq, owner = -1, nil
+  if best then
+    local s, o = string.match(best, '^(%d+)|(.*)$')
+    seq, owner = tonumber(s), o
+  end
+  if tonumber(ARGV[2]) > seq then
+    best = ARGV[2] .. '|' .. ARGV[1]
+    redis.call('SET', KEYS[1], best, 'PX', ARGV[3])
+  elseif owner == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  end
+end
+return best
+`;
+
+/**
  * KEYS: epoch, trimmed-through, stream. ARGV: a new epoch, the epoch this instance knew ('' =
  * none), the newest id it has seen ('' = none). Returns the current epoch.
  *

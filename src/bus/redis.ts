@@ -12,7 +12,13 @@ import {
   DEFAULT_RETENTION,
   TAIL_BATCH_LIMIT,
 } from './options.js';
-import { ACQUIRE_SCRIPT, COMMIT_SCRIPT, EPOCH_SCRIPT, RELEASE_SCRIPT } from './redis-scripts.js';
+import {
+  ACQUIRE_SCRIPT,
+  COMMIT_SCRIPT,
+  EPOCH_SCRIPT,
+  OFFER_SCRIPT,
+  RELEASE_SCRIPT,
+} from './redis-scripts.js';
 import {
   compareOffsets,
   type Bus,
@@ -35,6 +41,13 @@ interface BusCommands {
   courtsideCommit(...keysAndArgs: Array<string | number>): Promise<string[] | null>;
   courtsideAcquire(lease: string, owner: string, ttlMs: number): Promise<number>;
   courtsideRelease(lease: string, owner: string): Promise<number>;
+  courtsideOffer(
+    offer: string,
+    meta: string,
+    owner: string,
+    seq: string,
+    ttlMs: number,
+  ): Promise<string | null>;
   courtsideEpoch(
     epoch: string,
     trimmed: string,
@@ -82,6 +95,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const trimmedKey = `${prefix}events:trimmed`;
   const epochKey = `${prefix}epoch`;
   const leaseKey = (g: GameKey): string => `${prefix}lease:${g.league}:${g.gameId}`;
+  const offerKey = (g: GameKey): string => `${prefix}offer:${g.league}:${g.gameId}`;
   const metaKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:meta`;
   const entriesKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:entries`;
   const lastCommitKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:last-commit`;
@@ -97,9 +111,11 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   cmd.defineCommand('courtsideAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
   cmd.defineCommand('courtsideRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   cmd.defineCommand('courtsideEpoch', { numberOfKeys: 3, lua: EPOCH_SCRIPT });
+  cmd.defineCommand('courtsideOffer', { numberOfKeys: 2, lua: OFFER_SCRIPT });
   watchConnection(cmd, 'commands', logger, () => closed);
 
   const tails = new Set<Redis>();
+  const dataLostListeners = new Set<() => void>();
   let closed = false;
   /** The newest id this instance has seen, and the dataset it saw it in: see EPOCH_SCRIPT. */
   let highWater: Offset | null = null;
@@ -118,6 +134,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
             { lostThrough: highWater },
             'bus: Redis lost its data; older offsets now count as trimmed',
           );
+          for (const listener of dataLostListeners) listener();
         }
         epoch = current;
       })
@@ -373,9 +390,30 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       await run('releaseLease', () => cmd.courtsideRelease(leaseKey(game), owner));
     },
 
+    async offerCopy(game, owner, seq, ttlMs) {
+      const reply = await run('offerCopy', () =>
+        cmd.courtsideOffer(
+          offerKey(game),
+          metaKey(game),
+          owner,
+          seq === null ? '' : String(seq),
+          Math.max(1, Math.ceil(ttlMs)),
+        ),
+      );
+      if (reply === null || reply === 'stored') return reply;
+      const bar = reply.indexOf('|');
+      return { seq: Number(reply.slice(0, bar)), owner: reply.slice(bar + 1) };
+    },
+
+    onDataLost(listener) {
+      dataLostListeners.add(listener);
+      return () => dataLostListeners.delete(listener);
+    },
+
     async close() {
       if (closed) return;
       closed = true;
+      dataLostListeners.clear();
       for (const conn of tails) conn.disconnect();
       tails.clear();
       if (cmd.status === 'ready') {

@@ -51,6 +51,13 @@ export interface GameStateDelta {
  */
 export type LeaseGrant = 'taken' | 'renewed' | false;
 
+/** An instance's in-memory copy of a game's state, offered for writing back (see `Bus.offerCopy`). */
+export interface CopyOffer {
+  owner: string;
+  /** The copy's `seq`: the newest copy is the one every instance's events continued from. */
+  seq: number;
+}
+
 export type NewGameEvent = Omit<GameEvent, 'offset'>;
 
 export interface Bus {
@@ -100,6 +107,27 @@ export interface Bus {
   acquireLease(game: GameKey, owner: string, ttlMs: number): Promise<LeaseGrant>;
   /** Gives the lease up if `owner` holds it. */
   releaseLease(game: GameKey, owner: string): Promise<void>;
+
+  /**
+   * After the store lost a game's state (Redis restarted without persistence), every instance with
+   * a copy in memory offers it, and only the newest is written back: an older one would re-emit
+   * what the newer one's holder already emitted. Keeps the best offer (highest `seq`, the first on a
+   * tie) for `ttlMs`, renewed by its owner's next offer; `seq` null only looks. Returns 'stored'
+   * when the store holds the game's state (nothing to write back), else the best standing offer,
+   * or null when there is none.
+   */
+  offerCopy(
+    game: GameKey,
+    owner: string,
+    seq: number | null,
+    ttlMs: number,
+  ): Promise<CopyOffer | 'stored' | null>;
+  /**
+   * Calls `listener` when this instance finds that the store lost its data (Redis came back empty
+   * from a restart without persistence). Returns a function removing the listener. The memory bus
+   * never calls it: its data lives as long as it does.
+   */
+  onDataLost(listener: () => void): () => void;
 
   /** Idempotent. */
   close(): Promise<void>;

@@ -300,6 +300,29 @@ export function busContract(name: string, factory: BusFactory | undefined, skipR
       expect(await bus.acquireLease(g, 'b', leaseTtlMs)).toBe('taken');
     });
 
+    it('keeps the newest offered copy of a lost game until it lapses, and says when the game is stored', async () => {
+      const { bus, leaseTtlMs, advance } = await open();
+      const g = gameKey('413', 'womens');
+      expect(await bus.offerCopy(g, 'a', null, leaseTtlMs)).toBeNull();
+      expect(await bus.offerCopy(g, 'a', 5, leaseTtlMs)).toEqual({ owner: 'a', seq: 5 });
+      // A newer copy wins; an older one or a tie does not replace it.
+      expect(await bus.offerCopy(g, 'b', 7, leaseTtlMs)).toEqual({ owner: 'b', seq: 7 });
+      expect(await bus.offerCopy(g, 'c', 7, leaseTtlMs)).toEqual({ owner: 'b', seq: 7 });
+      expect(await bus.offerCopy(g, 'a', 5, leaseTtlMs)).toEqual({ owner: 'b', seq: 7 });
+      // Its owner's repeat renews it past the first offer's expiry; only looking does not.
+      await advance(leaseTtlMs * 0.6);
+      expect(await bus.offerCopy(g, 'b', 7, leaseTtlMs)).toEqual({ owner: 'b', seq: 7 });
+      await advance(leaseTtlMs * 0.6);
+      expect(await bus.offerCopy(g, 'x', null, leaseTtlMs)).toEqual({ owner: 'b', seq: 7 });
+      await advance(leaseTtlMs * 0.6);
+      expect(await bus.offerCopy(g, 'x', null, leaseTtlMs)).toBeNull();
+      expect(await bus.offerCopy(g, 'a', 5, leaseTtlMs)).toEqual({ owner: 'a', seq: 5 });
+      // Once the state is written back there is nothing to offer for.
+      await bus.commit(g, [], { meta: { seq: 5 } });
+      expect(await bus.offerCopy(g, 'b', 7, leaseTtlMs)).toBe('stored');
+      expect(await bus.offerCopy(g, 'x', null, leaseTtlMs)).toBe('stored');
+    });
+
     it('expires a game after its TTL; a commit before then keeps it', async () => {
       const { bus, advance, leaseTtlMs } = await open();
       const done = gameKey('411');

@@ -184,6 +184,8 @@ describe.skipIf(!hasRedisServer)('createRedisBus against its own redis-server', 
     const bus = createRedisBus({ url: `redis://127.0.0.1:${port}`, retention: 1_000, logger });
     cleanups.push(() => bus.close());
     const g = gameKey('701');
+    let dataLost = 0;
+    bus.onDataLost(() => dataLost++);
 
     const tail = collect(bus, null);
     await bus.bounds();
@@ -218,6 +220,7 @@ describe.skipIf(!hasRedisServer)('createRedisBus against its own redis-server', 
     const said = (text: string): number =>
       logs.filter((l) => l.msg.includes(text) && l.role !== 'tail').length;
     expect([said('connection lost'), said('connection recovered'), said('lost its data')]).toEqual([1, 1, 1]);
+    expect(dataLost).toBe(1);
   });
 });
 

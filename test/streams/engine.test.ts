@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { InvalidOptionsError } from '../../src/errors.js';
+import { BusUnavailableError, InvalidOptionsError } from '../../src/errors.js';
 import { eventsEmitted, pollErrors, trackedGames } from '../../src/metrics.js';
 import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
 import type { GameEvent } from '../../streams/events.js';
@@ -284,16 +284,29 @@ describe('persistence and leases', () => {
     expect(events.slice(n).map((e) => [e.type, e.seq])).toEqual([['play.added', n + 1]]);
   });
 
-  /** A bus whose store can be emptied, like a Redis restarted without persistence. */
+  /**
+   * A bus whose store can be emptied, like a Redis restarted without persistence; as the Redis bus
+   * does on reconnecting, it tells the `onDataLost` listeners.
+   */
   function wipeableBus(clock: VirtualClock): { bus: Bus; wipe(): void; inner(): Bus } {
     let inner = createMemoryBus({ now: () => clock.now() });
+    const lost = new Set<() => void>();
+    const onDataLost = (listener: () => void): (() => void) => {
+      lost.add(listener);
+      return () => lost.delete(listener);
+    };
     const bus = new Proxy({} as Bus, {
       get: (_t, prop: keyof Bus) => {
+        if (prop === 'onDataLost') return onDataLost;
         const value = inner[prop];
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(inner) : value;
       },
     });
-    return { bus, wipe: () => (inner = createMemoryBus({ now: () => clock.now() })), inner: () => inner };
+    const wipe = (): void => {
+      inner = createMemoryBus({ now: () => clock.now() });
+      for (const listener of lost) listener();
+    };
+    return { bus, wipe, inner: () => inner };
   }
 
   /** Instance a polls game g1; b, started a second later on `bus`, stands by. */
@@ -367,6 +380,79 @@ describe('persistence and leases', () => {
     const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
     expect(stored?.entries.size).toBe(5);
     expect((stored?.meta as { seq: number }).seq).toBe(ids.length);
+  });
+
+  it('keeps every copy of a lost game while its owners find the loss at different times; the newest is written back', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    let stalled = false;
+    const busA: Bus = Object.create(store.bus, {
+      acquireLease: {
+        value: (...args: Parameters<Bus['acquireLease']>) =>
+          stalled ? Promise.resolve(false) : store.bus.acquireLease(...args),
+      },
+    });
+    // b's commit is fenced off once (its lease lapsed during a slow poll); later its Redis
+    // connection is down for a while, so it finds the loss half a minute after a does.
+    let fence = false;
+    let downUntil = 0;
+    const busB: Bus = Object.create(store.bus, {
+      commit: {
+        value: (...args: Parameters<Bus['commit']>) =>
+          fence ? ((fence = false), Promise.resolve(null)) : store.bus.commit(...args),
+      },
+      acquireLease: {
+        value: (...args: Parameters<Bus['acquireLease']>) =>
+          clock.now() < downUntil
+            ? Promise.reject(new BusUnavailableError('acquireLease'))
+            : store.bus.acquireLease(...args),
+      },
+    });
+    const { a, b, g } = await holderAndStandby(clock, busA, busB, { plays: 2 });
+    stalled = true;
+    g.plays = 4;
+    await clock.advance(21_000);
+    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
+    fence = true;
+    g.plays = 5;
+    await clock.advance(3_000);
+    expect(fence).toBe(false);
+    // Redis restarts empty: neither instance holds the game, both have a copy (b's is newer).
+    store.wipe();
+    stalled = false;
+    downUntil = clock.now() + 30_000;
+    await clock.advance(180_000);
+    const ids = [...a.events, ...b.events].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
+    expect(stored?.entries.size).toBe(5);
+    expect((stored?.meta as { seq: number }).seq).toBe(ids.length);
+  });
+
+  it('an instance that first sees a game just after the store lost it waits for the copy instead of starting over', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    const a = setup({ bus: store.bus, instanceId: 'a' }, clock);
+    const g = a.script.add({ id: 'g1', plays: 3, home: 2 });
+    a.engine.start();
+    // c runs (polling another game) but has not listed g1 yet: a replacement instance, starting up.
+    const c = setup({ bus: store.bus, instanceId: 'c' }, clock);
+    c.script.add({ id: 'g2', plays: 1 });
+    c.engine.start();
+    await clock.advance(10_000);
+    expect(a.events.length).toBeGreaterThan(0);
+    // a is backing off from upstream errors, so c is first to poll the game after the wipe.
+    a.script.failing.set('g1', 6);
+    await clock.advance(40_000);
+    store.wipe();
+    c.script.games.set('g1', g);
+    g.plays = 4;
+    await clock.advance(240_000);
+    expect(c.script.summaryCalls('g1').length).toBeGreaterThan(0);
+    const ids = [...a.events, ...c.events].filter((e) => e.gameId === 'g1').map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
+    expect(stored?.entries.size).toBe(4);
   });
 
   it('does not start a game over that finished just before the store lost it', async () => {
