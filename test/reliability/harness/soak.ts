@@ -1,8 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +15,8 @@ import { readRss, rssGrowthAfterWarmup } from './rss.js';
  * child, a loopback webhook receiver and N real WebSocket clients that connect, resume and leave
  * at random. Returns figures; the test file asserts on them.
  */
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ROOT = join(HERE, '..', '..', '..');
 
 export interface SoakOptions {
   redisUrl: string;
@@ -63,50 +61,55 @@ export interface DaemonChild {
 
 export interface Receiver {
   url: string;
-  /** Idempotency-Key → deliveries accepted (2xx). */
-  accepted: Map<string, number>;
-  badSignatures: number;
+  /** Answer every delivery with 503 (set in order with the receiver process, over IPC). */
   down: boolean;
+  /** Idempotency-Key → deliveries accepted (2xx), and deliveries refused for their signature. */
+  stats(): Promise<{ accepted: Map<string, number>; badSignatures: number }>;
   close(): Promise<void>;
 }
 
 export const WEBHOOK_SECRET = 'soak-secret-0123456789abcdef';
 
+/** Forks `receiver-process.ts`: a receiver with its own event loop, like a real one. */
 export async function startReceiver(): Promise<Receiver> {
-  const accepted = new Map<string, number>();
-  const r: Receiver = { url: '', accepted, badSignatures: 0, down: false, close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (r.down) {
-        res.writeHead(503).end();
-        return;
-      }
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const ts = req.headers['x-courtside-timestamp'];
-      const sig = req.headers['x-courtside-signature'];
-      const expected = Buffer.from(
-        'sha256=' +
-          createHmac('sha256', WEBHOOK_SECRET)
-            .update(`${String(ts)}.${raw}`)
-            .digest('hex'),
-      );
-      const given = Buffer.from(String(sig));
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-        r.badSignatures++;
-        res.writeHead(401).end();
-        return;
-      }
-      const key = String(req.headers['idempotency-key']);
-      accepted.set(key, (accepted.get(key) ?? 0) + 1);
-      res.writeHead(200).end();
-    });
+  const child = fork(join(HERE, 'receiver-process.ts'), [WEBHOOK_SECRET], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  r.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return r;
+  const next = <T>(): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const onExit = (): void => reject(new Error('the webhook receiver process exited'));
+      child.once('exit', onExit);
+      child.once('message', (m) => {
+        child.off('exit', onExit);
+        resolve(m as T);
+      });
+    });
+  const { port } = await next<{ port: number }>();
+  let down = false;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    get down() {
+      return down;
+    },
+    set down(value: boolean) {
+      down = value;
+      child.send({ op: 'down', value });
+    },
+    async stats() {
+      const reply = next<{ accepted: Array<[string, number]>; badSignatures: number }>();
+      child.send({ op: 'stats' });
+      const { accepted, badSignatures } = await reply;
+      return { accepted: new Map(accepted), badSignatures };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 function captureLines(stream: NodeJS.ReadableStream, into: Array<Record<string, unknown>>): void {
@@ -515,13 +518,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   for (const v of viewers) v.stop();
 
   // Alerts: wait until deliveries stop growing (retries after the receiver outage).
-  let count = -1;
-  while (count !== receiver.accepted.size) {
-    count = receiver.accepted.size;
+  let delivered = await receiver.stats();
+  for (let count = -1; count !== delivered.accepted.size; delivered = await receiver.stats()) {
+    count = delivered.accepted.size;
     await sleep(5_000);
   }
   let alertDuplicates = 0;
-  for (const n of receiver.accepted.values()) if (n > 1) alertDuplicates += n - 1;
+  for (const n of delivered.accepted.values()) if (n > 1) alertDuplicates += n - 1;
 
   const logDir = join(ROOT, 'artifacts', 'soak', o.name);
   mkdirSync(logDir, { recursive: true });
@@ -565,9 +568,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     reconnects,
     resumeGaps,
     internalErrors: viewers.reduce((n, v) => n + v.internalErrors, 0),
-    alerts: receiver.accepted.size,
+    alerts: delivered.accepted.size,
     alertDuplicates,
-    badSignatures: receiver.badSignatures,
+    badSignatures: delivered.badSignatures,
     // Only instances that ran the whole evening: a replacement's RSS rises as viewers move to it.
     rssGrowth: daemons.filter((d) => !d.killed && !d.replacement).map((d) => rssGrowthAfterWarmup(d.rss)),
     errorLines,
