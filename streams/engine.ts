@@ -269,8 +269,9 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /**
-   * Redis lost one game we have a copy of, so (a restart without persistence) it lost them all:
-   * every copy is offered now, also those of games in backoff, which will not poll for a while.
+   * Redis lost its data (the bus found a new dataset, or a poll found one of our games missing: a
+   * restart without persistence loses them all): every copy is offered now, also those of games in
+   * backoff, which will not poll for a while.
    */
   function offerEveryCopy(): void {
     for (const t of trackers.values()) {
