@@ -260,7 +260,10 @@ export function createEngine(options: EngineOptions): Engine {
     t.orphanSince = null;
   }
 
-  /** Offers our copy for writing back (or renews the offer) and learns whether the store has it back. */
+  /**
+   * Offers our copy for writing back (or renews the offer; without a copy, only looks) and learns
+   * whether the store has the game back.
+   */
   async function offer(t: Tracker): Promise<CopyOffer | 'stored' | null> {
     const best = await bus.offerCopy(t.key, instanceId, t.diff?.meta.seq ?? null, offerTtlMs);
     if (best === 'stored') settled(t);
@@ -351,7 +354,7 @@ export function createEngine(options: EngineOptions): Engine {
           return 'stop';
         }
         // A standing offer: an instance with a copy will write it back.
-        const best = await bus.offerCopy(key, instanceId, null, offerTtlMs);
+        const best = await offer(t);
         t.orphanSince ??= now();
         if (best !== null || now() - t.orphanSince < 2 * orphanGraceMs) {
           await bus.releaseLease(key, instanceId);

@@ -323,6 +323,27 @@ describe('persistence and leases', () => {
     return { a, b, g };
   }
 
+  /** `store` with an acquireLease that says no while `stalled` (renewals not reaching the store). */
+  function stallable(store: Bus): { bus: Bus; stalled: boolean } {
+    const s = { bus: store, stalled: false };
+    s.bus = Object.create(store, {
+      acquireLease: {
+        value: (...args: Parameters<Bus['acquireLease']>) =>
+          s.stalled ? Promise.resolve(false) : store.acquireLease(...args),
+      },
+    });
+    return s;
+  }
+
+  /** No id emitted twice, and the store holds g1's `plays` plays at seq = the number of its events. */
+  async function expectOneHistory(store: Bus, events: GameEvent[], plays: number): Promise<void> {
+    const ids = events.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const stored = await store.loadGame({ league: 'mens', gameId: 'g1' });
+    expect(stored?.entries.size).toBe(plays);
+    expect((stored?.meta as { seq: number }).seq).toBe(ids.length);
+  }
+
   it('after the store loses every state and lease, the holder writes its state back; nothing is re-emitted', async () => {
     const clock = new VirtualClock(START);
     const store = wipeableBus(clock);
@@ -357,41 +378,25 @@ describe('persistence and leases', () => {
     const clock = new VirtualClock(START);
     const store = wipeableBus(clock);
     // a stalls (its renewals do not reach the store), so b takes the game over and goes on.
-    let stalled = false;
-    const busA: Bus = Object.create(store.bus, {
-      acquireLease: {
-        value: (...args: Parameters<Bus['acquireLease']>) =>
-          stalled ? Promise.resolve(false) : store.bus.acquireLease(...args),
-      },
-    });
-    const { a, b, g } = await holderAndStandby(clock, busA, store.bus, { plays: 2 });
-    stalled = true;
+    const busA = stallable(store.bus);
+    const { a, b, g } = await holderAndStandby(clock, busA.bus, store.bus, { plays: 2 });
+    busA.stalled = true;
     await clock.advance(15_000);
     g.plays = 4;
     await clock.advance(6_000);
     expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
-    stalled = false;
+    busA.stalled = false;
     // Redis restarts empty; a (whose copy stops at 2 plays) must not write it back first.
     store.wipe();
     g.plays = 5;
     await clock.advance(90_000);
-    const ids = [...a.events, ...b.events].map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
-    expect(stored?.entries.size).toBe(5);
-    expect((stored?.meta as { seq: number }).seq).toBe(ids.length);
+    await expectOneHistory(store.inner(), [...a.events, ...b.events], 5);
   });
 
   it('keeps every copy of a lost game while its owners find the loss at different times; the newest is written back', async () => {
     const clock = new VirtualClock(START);
     const store = wipeableBus(clock);
-    let stalled = false;
-    const busA: Bus = Object.create(store.bus, {
-      acquireLease: {
-        value: (...args: Parameters<Bus['acquireLease']>) =>
-          stalled ? Promise.resolve(false) : store.bus.acquireLease(...args),
-      },
-    });
+    const busA = stallable(store.bus);
     // b's commit is fenced off once (its lease lapsed during a slow poll); later its Redis
     // connection is down for a while, so it finds the loss half a minute after a does.
     let fence = false;
@@ -408,8 +413,8 @@ describe('persistence and leases', () => {
             : store.bus.acquireLease(...args),
       },
     });
-    const { a, b, g } = await holderAndStandby(clock, busA, busB, { plays: 2 });
-    stalled = true;
+    const { a, b, g } = await holderAndStandby(clock, busA.bus, busB, { plays: 2 });
+    busA.stalled = true;
     g.plays = 4;
     await clock.advance(21_000);
     expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
@@ -419,14 +424,10 @@ describe('persistence and leases', () => {
     expect(fence).toBe(false);
     // Redis restarts empty: neither instance holds the game, both have a copy (b's is newer).
     store.wipe();
-    stalled = false;
+    busA.stalled = false;
     downUntil = clock.now() + 30_000;
     await clock.advance(180_000);
-    const ids = [...a.events, ...b.events].map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
-    expect(stored?.entries.size).toBe(5);
-    expect((stored?.meta as { seq: number }).seq).toBe(ids.length);
+    await expectOneHistory(store.inner(), [...a.events, ...b.events], 5);
   });
 
   it('an instance that first sees a game just after the store lost it waits for the copy instead of starting over', async () => {
@@ -449,10 +450,8 @@ describe('persistence and leases', () => {
     g.plays = 4;
     await clock.advance(240_000);
     expect(c.script.summaryCalls('g1').length).toBeGreaterThan(0);
-    const ids = [...a.events, ...c.events].filter((e) => e.gameId === 'g1').map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
-    expect(stored?.entries.size).toBe(4);
+    const g1 = [...a.events, ...c.events].filter((e) => e.gameId === 'g1');
+    await expectOneHistory(store.inner(), g1, 4);
   });
 
   it('does not start a game over that finished just before the store lost it', async () => {
