@@ -19,11 +19,11 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { GameEvent, PlayRow, SnapshotSource } from '../streams/events.js';
+import type { GameEvent, SnapshotSource } from '../streams/events.js';
 import { createMemoryBus } from '../src/bus/memory.js';
-import type { Bus, NewGameEvent } from '../src/bus/types.js';
-import type { League } from '../src/espn/leagues.js';
+import type { Bus } from '../src/bus/types.js';
 import { createDaemonServer } from '../src/server/server.js';
+import { playEvent, SLATE, type Game } from './slate.js';
 
 const CLIENTS = Number(process.env.FANOUT_CLIENTS ?? 1_000);
 const IDLE_CLIENTS = Number(process.env.FANOUT_IDLE_CLIENTS ?? 10_000);
@@ -38,58 +38,6 @@ const WINDOW = 150;
 const PACED_EVENTS_PER_SECOND = Number(process.env.FANOUT_PACED_RATE ?? 100);
 // Log retention for the bench: replay is not measured, and a small ring keeps RSS about clients.
 const RETENTION = 20_000;
-
-interface Game {
-  league: League;
-  gameId: string;
-  home: { id: string; abbreviation: string };
-  away: { id: string; abbreviation: string };
-}
-
-const SLATE: Game[] = Array.from({ length: 15 }, (_, i) => ({
-  league: i < 10 ? 'mens' : 'womens',
-  gameId: String(401_700_000 + i),
-  home: { id: String(2 * i + 1), abbreviation: `H${i}` },
-  away: { id: String(2 * i + 2), abbreviation: `A${i}` },
-}));
-const seq = new Map<string, number>();
-
-function playEvent(g: Game): NewGameEvent {
-  const n = (seq.get(g.gameId) ?? 0) + 1;
-  seq.set(g.gameId, n);
-  const play: PlayRow = {
-    id: `${g.gameId}${String(n).padStart(6, '0')}`,
-    sequence_number: String(n),
-    text: `Player ${n % 13} makes 18-foot pullup jump shot (Player ${n % 7} assists)`,
-    away_score: n,
-    home_score: n + 2,
-    scoring_play: true,
-    score_value: 2,
-    participants: `${4_000_000 + (n % 13)},${4_000_100 + (n % 7)}`,
-    wallclock: new Date().toISOString(),
-    shooting_play: true,
-    points_attempted: 2,
-    short_description: 'Pullup Jump Shot',
-    type_id: '132',
-    type_text: 'Pullup Jump Shot',
-    period_number: 2,
-    period_display_value: '2nd Quarter',
-    clock_display_value: '7:41',
-    team_id: g.home.id,
-    coordinate_x: 12,
-    coordinate_y: 20,
-  };
-  return {
-    id: `${g.league}:${g.gameId}:play:${play.id}`,
-    type: 'play.added',
-    league: g.league,
-    gameId: g.gameId,
-    seq: n,
-    at: new Date().toISOString(),
-    teams: { home: g.home, away: g.away },
-    data: { play },
-  };
-}
 
 /** One round: every game of the slate commits one poll's worth (1 event), as the engine would. */
 async function round(bus: Bus): Promise<number> {

@@ -211,5 +211,6 @@ export interface GameSnapshot {
 /** Read access to snapshots, whichever instance produced them. */
 export interface SnapshotSource {
   snapshot(league: League, gameId: string): Promise<GameSnapshot | undefined>;
-  list(): Promise<GameSnapshot[]>;
+  /** Shared between concurrent callers: read it, do not change it. */
+  list(): Promise<readonly GameSnapshot[]>;
 }

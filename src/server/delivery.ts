@@ -3,6 +3,7 @@ import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
 import { BusUnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ClientError, SubscriptionFilter } from './client-protocol.js';
+import type { RecentEvents } from './recent-events.js';
 import { matchesFilter, playsIn } from './subscription-index.js';
 
 /**
@@ -178,6 +179,8 @@ export interface ActivateContext {
   bus: Bus;
   snapshots: SnapshotSource;
   logger: Logger;
+  /** Replays that start among the recently dispatched events are served from here. */
+  recent?: RecentEvents;
 }
 
 export interface ActivateRequest {
@@ -225,7 +228,7 @@ export async function activate(
       }
       sink.flush();
     }
-    if (replayFrom !== null) await replay(sub, replayFrom, req.liveFrom, ctx.bus);
+    if (replayFrom !== null) await replay(sub, replayFrom, req.liveFrom, ctx);
     if (sub.cancelled || sink.closed) return true;
     // A `since` newer than our live position (another instance's tail ran ahead) must not repeat.
     const after = replayFrom !== null && compareOffsets(replayFrom, req.liveFrom) > 0 ? replayFrom : null;
@@ -273,12 +276,28 @@ async function whileBusUnavailable<T>(sub: Subscription, read: () => Promise<T>)
   }
 }
 
-async function replay(sub: Subscription, since: Offset, liveFrom: Offset, bus: Bus): Promise<void> {
+async function replay(
+  sub: Subscription,
+  since: Offset,
+  liveFrom: Offset,
+  ctx: ActivateContext,
+): Promise<void> {
+  const held = ctx.recent?.between(since, liveFrom);
+  if (held) {
+    // Prepared once by the live feed: every client replaying these shares their frames.
+    for (let i = 0; i < held.length; i += REPLAY_PAGE) {
+      if (i > 0) await sub.sink.drained();
+      if (sub.cancelled || sub.sink.closed) return;
+      for (const p of held.slice(i, i + REPLAY_PAGE)) if (matchesFilter(sub.filter, p.event)) sub.deliver(p);
+      sub.sink.flush();
+    }
+    return;
+  }
   let cursor = since;
   while (!sub.cancelled && !sub.sink.closed) {
     if (compareOffsets(cursor, liveFrom) >= 0) return;
     const from = cursor;
-    const page = await whileBusUnavailable(sub, () => bus.read(from, REPLAY_PAGE));
+    const page = await whileBusUnavailable(sub, () => ctx.bus.read(from, REPLAY_PAGE));
     if (sub.cancelled || sub.sink.closed) return;
     let reachedLive = false;
     for (const event of page) {

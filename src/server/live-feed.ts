@@ -2,6 +2,7 @@ import type { GameEvent } from '../../streams/events.js';
 import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
 import type { Logger } from '../log.js';
 import { prepare, type DirtySet, type Subscription } from './delivery.js';
+import { RecentEvents } from './recent-events.js';
 import { createSubscriptionIndex, type SubscriptionIndex } from './subscription-index.js';
 
 /**
@@ -16,6 +17,8 @@ export interface LiveFeed {
   readonly index: SubscriptionIndex<Subscription>;
   /** Sinks with frames queued outside a dispatch are added here and flushed by their owner. */
   readonly dirty: DirtySet;
+  /** What was dispatched lately, for replays that start there (see RecentEvents). */
+  readonly recent: RecentEvents;
   start(): Promise<void>;
   close(): void;
 }
@@ -23,8 +26,23 @@ export interface LiveFeed {
 // After a failed tail (Redis away), wait before reading again; the bus reconnects meanwhile.
 const RETRY_MS = 1_000;
 
-export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed {
+// Resuming clients come back within seconds (a reconnect, a daemon killed and its viewers moving
+// over); a minute of events covers them, and a busy slate makes ~10 events/s (a few MB).
+const RECENT_MAX_EVENTS = 10_000;
+const RECENT_MAX_AGE_MS = 60_000;
+
+export interface LiveFeedOptions {
+  bus: Bus;
+  logger: Logger;
+  recent?: { maxEvents?: number; maxAgeMs?: number };
+}
+
+export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   const { bus, logger } = options;
+  const recent = new RecentEvents(
+    options.recent?.maxEvents ?? RECENT_MAX_EVENTS,
+    options.recent?.maxAgeMs ?? RECENT_MAX_AGE_MS,
+  );
   const index = createSubscriptionIndex<Subscription>();
   const dirty: DirtySet = new Set();
   const abort = new AbortController();
@@ -32,6 +50,8 @@ export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed 
   let cursor: Offset = '0-0';
   let running: Promise<void> | undefined;
   let flushScheduled = false;
+  // Events held may no longer be in the log (Redis restarted empty): replay reads the log again.
+  const stopWatchingLoss = bus.onDataLost(() => recent.reset(cursor));
 
   function dispatch(batch: readonly GameEvent[]): void {
     for (const event of batch) {
@@ -41,6 +61,7 @@ export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed 
       const p = prepare(event);
       index.match(event, (sub) => sub.push(p));
       cursor = offset;
+      recent.add(p);
     }
     // Flush once the current turn of the event loop is done: tail batches that arrive back to
     // back (one per game's commit) then leave in one write per client, not one per batch.
@@ -66,6 +87,8 @@ export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed 
         return;
       } catch (err) {
         if (abort.signal.aborted) return;
+        // The resumed tail may skip what the store lost meanwhile: recent events start over.
+        recent.reset(cursor);
         logger.warn({ err }, `live tail failed; retrying in ${RETRY_MS} ms`);
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
       }
@@ -78,14 +101,17 @@ export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed 
     },
     index,
     dirty,
+    recent,
     async start() {
       if (running) return;
       const bounds = await bus.bounds();
       cursor = bounds.last ?? '0-0';
+      recent.reset(cursor);
       running = run();
     },
     close() {
       abort.abort();
+      stopWatchingLoss();
     },
   };
 }

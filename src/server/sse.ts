@@ -33,6 +33,7 @@ const SSE_SUB_ID = 'sse';
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 // Bound once: a labelled child skips hashing the labels on every flush.
 const sseFramesSent = framesSent.labels({ kind: 'sse' });
+const snapshotFrames = new WeakMap<GameSnapshot, Buffer>();
 const FILTER_FIELDS = ['leagues', 'games', 'teams', 'types'] as const;
 
 class SseClient implements Sink {
@@ -53,7 +54,13 @@ class SseClient implements Sink {
   }
 
   snapshotFrame(_subId: string, game: GameSnapshot): Buffer {
-    return Buffer.from(`event: snapshot\ndata: ${JSON.stringify(game)}\n\n`);
+    // Shared by every client sent this snapshot object (see the WebSocket gateway).
+    let frame = snapshotFrames.get(game);
+    if (!frame) {
+      frame = Buffer.from(`event: snapshot\ndata: ${JSON.stringify(game)}\n\n`);
+      snapshotFrames.set(game, frame);
+    }
+    return frame;
   }
 
   errorFrame(error: ClientError): Buffer {
@@ -220,7 +227,7 @@ export function createSseEndpoint(options: {
         liveFrom,
         ...(request.since !== undefined ? { since: request.since } : {}),
       };
-      void activate(sub, activation, { bus, snapshots, logger }).then((ok) => {
+      void activate(sub, activation, { bus, snapshots, logger, recent: feed.recent }).then((ok) => {
         if (!ok) {
           release(client);
           res.end();

@@ -69,17 +69,19 @@ class WsClient implements Sink {
   eventFrame(subId: string, p: PreparedEvent): Buffer {
     // One complete WebSocket frame per (event, subscription id), shared by every client whose
     // subscription has that id: the event's JSON is never re-serialised or re-framed per client.
-    const frames = (p.wsFrames ??= new Map());
-    let frame = frames.get(subId);
-    if (!frame) {
-      frame = textFrame(`{"type":"event","sub":${JSON.stringify(subId)},"event":${p.json}}`);
-      frames.set(subId, frame);
-    }
-    return frame;
+    return sharedFrame(
+      (p.wsFrames ??= new Map()),
+      subId,
+      () => `{"type":"event","sub":${JSON.stringify(subId)},"event":${p.json}}`,
+    );
   }
 
   snapshotFrame(subId: string, game: GameSnapshot): Buffer {
-    return textFrame(JSON.stringify({ type: 'snapshot', sub: subId, game }));
+    // The snapshot source hands out an unchanged snapshot as the same object; clients resuming
+    // together (thousands, after a Redis restart) then share its frame, some 10-20 KB a game.
+    let frames = snapshotFrames.get(game);
+    if (!frames) snapshotFrames.set(game, (frames = new Map()));
+    return sharedFrame(frames, subId, () => JSON.stringify({ type: 'snapshot', sub: subId, game }));
   }
 
   errorFrame(error: ClientError): Buffer {
@@ -138,6 +140,21 @@ class WsClient implements Sink {
 
 // Bound once: a labelled child skips hashing the labels on every flush.
 const wsFramesSent = framesSent.labels({ kind: 'ws' });
+
+const snapshotFrames = new WeakMap<GameSnapshot, Map<string, Buffer>>();
+// Frames kept per event or snapshot, one per subscription id, for this many ids at most: recent
+// events stay in memory for replays, and clients that all name their subscriptions apart would
+// otherwise keep a frame each.
+const MAX_SHARED_FRAMES = 16;
+
+function sharedFrame(frames: Map<string, Buffer>, subId: string, text: () => string): Buffer {
+  let frame = frames.get(subId);
+  if (!frame) {
+    frame = textFrame(text());
+    if (frames.size < MAX_SHARED_FRAMES) frames.set(subId, frame);
+  }
+  return frame;
+}
 
 // ws's WebSocket.OPEN; read once, it is a constant.
 const OPEN = 1;
@@ -262,7 +279,7 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       liveFrom,
       ...(req.since !== undefined ? { since: req.since } : {}),
     };
-    void activate(sub, request, { bus, snapshots, logger }).then((ok) => {
+    void activate(sub, request, { bus, snapshots, logger, recent: feed.recent }).then((ok) => {
       if (!ok && client.subs.get(sub.id) === sub) removeSub(client, sub);
     });
   }

@@ -216,3 +216,54 @@ describe('a bus that is briefly unavailable during setup', () => {
     expect(c.frames.some((f) => f.type === 'error')).toBe(false);
   });
 });
+
+describe('a resume among the events the instance dispatched lately', () => {
+  it('is replayed from memory without reading the log, and from the log again once the store lost its data', async () => {
+    const inner = createMemoryBus();
+    let reads = 0;
+    const lost = new Set<() => void>();
+    const bus: Bus = Object.create(inner, {
+      read: {
+        value: (after: string | null, limit: number) => {
+          reads += 1;
+          return inner.read(after, limit);
+        },
+      },
+      // The memory bus never loses data; this one is told to, as a Redis restarted empty would be.
+      onDataLost: {
+        value: (listener: () => void) => {
+          lost.add(listener);
+          return () => lost.delete(listener);
+        },
+      },
+    });
+    const [server] = await servers(bus, 1);
+    const url = (server as DaemonServer).url;
+    const g = GAMES[0] as (typeof GAMES)[number];
+    const watcher = await TestClient.connect(url);
+    cleanups.push(() => watcher.close());
+    await watcher.request({ op: 'subscribe', id: 'w' }, (f) => f.type === 'subscribed');
+    const logged = await commit(
+      bus,
+      g,
+      Array.from({ length: 10 }, () => makeEvent(g)),
+    );
+    // Once the watcher has them, the live feed has dispatched them.
+    await watcher.next(() => watcher.events().length === 10);
+
+    const resume = async (): Promise<string[]> => {
+      const c = await TestClient.connect(url);
+      cleanups.push(() => c.close());
+      await c.request({ op: 'subscribe', id: 'r', since: logged[3]?.offset }, (f) => f.type === 'subscribed');
+      await c.next(() => c.events().length === 6);
+      return c.events().map((e) => e.id);
+    };
+    const expected = logged.slice(4).map((e) => e.id);
+    expect(await resume()).toEqual(expected);
+    expect(reads).toBe(0);
+
+    for (const listener of lost) listener();
+    expect(await resume()).toEqual(expected);
+    expect(reads).toBeGreaterThan(0);
+  });
+});
