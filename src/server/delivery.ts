@@ -3,6 +3,7 @@ import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
 import { BusUnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ClientError, SubscriptionFilter } from './client-protocol.js';
+import type { PreparedEvents } from './prepared-events.js';
 import type { RecentEvents } from './recent-events.js';
 import { matchesFilter, playsIn } from './subscription-index.js';
 
@@ -181,6 +182,8 @@ export interface ActivateContext {
   logger: Logger;
   /** Replays that start among the recently dispatched events are served from here. */
   recent?: RecentEvents;
+  /** Events read from the log for replays are prepared through this, shared between clients. */
+  prepared?: PreparedEvents;
 }
 
 export interface ActivateRequest {
@@ -293,6 +296,7 @@ async function replay(
     }
     return;
   }
+  const shared = ctx.prepared;
   let cursor = since;
   while (!sub.cancelled && !sub.sink.closed) {
     if (compareOffsets(cursor, liveFrom) >= 0) return;
@@ -307,7 +311,7 @@ async function replay(
         break;
       }
       cursor = offset;
-      if (matchesFilter(sub.filter, event)) sub.deliver(prepare(event));
+      if (matchesFilter(sub.filter, event)) sub.deliver(shared ? shared.get(event) : prepare(event));
     }
     sub.sink.flush();
     if (reachedLive || page.length < REPLAY_PAGE) return;

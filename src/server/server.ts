@@ -6,9 +6,10 @@ import type { Bus, Offset } from '../bus/types.js';
 import { silentLogger, type Logger } from '../log.js';
 import { createAuthenticator, originAllowed, rejectUpgrade } from './auth.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
-import type { Clock } from './delivery.js';
+import type { ActivateContext, Clock } from './delivery.js';
 import { sendError, type RouteHandler } from './http-types.js';
 import { createLiveFeed } from './live-feed.js';
+import { PreparedEvents } from './prepared-events.js';
 import { createSseEndpoint } from './sse.js';
 import { createWsGateway } from './ws-gateway.js';
 
@@ -69,6 +70,8 @@ const PUBLIC_PREFIXES = ['/overlay/assets/'];
 // Clients get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
 const CLIENT_CLOSE_GRACE_MS = 1_500;
 const SERVER_CLOSE_TIMEOUT_MS = 3_000;
+// Events read from the log for replays kept prepared (see PreparedEvents): a few MB.
+const REPLAYED_EVENTS = 5_000;
 
 export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   const logger = options.logger ?? silentLogger;
@@ -79,7 +82,14 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   const routes = options.routes ?? [];
   const auth = createAuthenticator(options.tokens ?? []);
   const feed = createLiveFeed({ bus: options.bus, logger });
-  const shared = { bus: options.bus, snapshots: options.snapshots, feed, limits, logger, clock };
+  const setup: ActivateContext = {
+    bus: options.bus,
+    snapshots: options.snapshots,
+    logger,
+    recent: feed.recent,
+    prepared: new PreparedEvents(REPLAYED_EVENTS),
+  };
+  const shared = { setup, feed, limits, logger, clock };
   const gateway = createWsGateway({ ...shared, heartbeatMs });
   const sse = createSseEndpoint(shared);
   const connections = (): number => gateway.connections + sse.connections;

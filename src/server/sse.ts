@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GameSnapshot, SnapshotSource } from '../../streams/events.js';
-import type { Bus } from '../bus/types.js';
+import type { GameSnapshot } from '../../streams/events.js';
 import type { Logger } from '../log.js';
 import { clientsDropped, framesSent, sseConnections } from '../metrics.js';
 import { VERSION } from '../version.js';
@@ -10,7 +9,14 @@ import {
   type GatewayLimits,
   type ParseResult,
 } from './client-protocol.js';
-import { activate, Subscription, type Clock, type PreparedEvent, type Sink } from './delivery.js';
+import {
+  activate,
+  Subscription,
+  type ActivateContext,
+  type Clock,
+  type PreparedEvent,
+  type Sink,
+} from './delivery.js';
 import { sendError } from './http-types.js';
 import type { LiveFeed } from './live-feed.js';
 
@@ -117,14 +123,13 @@ interface SseCore {
 const DROP_GRACE_MS = 2_000;
 
 export function createSseEndpoint(options: {
-  bus: Bus;
-  snapshots: SnapshotSource;
+  setup: ActivateContext;
   feed: LiveFeed;
   limits: GatewayLimits;
   logger: Logger;
   clock: Clock;
 }): SseEndpoint & { readonly framesSent: number } {
-  const { bus, snapshots, feed, limits, logger, clock } = options;
+  const { setup, feed, limits, logger, clock } = options;
   const protocol = createClientProtocol(limits);
   const clients = new Set<SseClient>();
 
@@ -227,7 +232,7 @@ export function createSseEndpoint(options: {
         liveFrom,
         ...(request.since !== undefined ? { since: request.since } : {}),
       };
-      void activate(sub, activation, { bus, snapshots, logger, recent: feed.recent }).then((ok) => {
+      void activate(sub, activation, setup).then((ok) => {
         if (!ok) {
           release(client);
           res.end();

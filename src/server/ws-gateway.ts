@@ -2,8 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { GameSnapshot, SnapshotSource } from '../../streams/events.js';
-import type { Bus } from '../bus/types.js';
+import type { GameSnapshot } from '../../streams/events.js';
 import type { Logger } from '../log.js';
 import { clientsDropped, framesSent, wsConnections } from '../metrics.js';
 import { VERSION } from '../version.js';
@@ -14,7 +13,14 @@ import {
   type GatewayLimits,
   type SubscribeRequest,
 } from './client-protocol.js';
-import { activate, Subscription, type Clock, type PreparedEvent, type Sink } from './delivery.js';
+import {
+  activate,
+  Subscription,
+  type ActivateContext,
+  type Clock,
+  type PreparedEvent,
+  type Sink,
+} from './delivery.js';
 import type { LiveFeed } from './live-feed.js';
 
 /**
@@ -38,8 +44,8 @@ export interface WsGateway {
 }
 
 export interface WsGatewayOptions {
-  bus: Bus;
-  snapshots: SnapshotSource;
+  /** What subscriptions read while they set up: the log, snapshots, recent events. */
+  setup: ActivateContext;
   feed: LiveFeed;
   limits: GatewayLimits;
   heartbeatMs: number;
@@ -188,7 +194,7 @@ interface GatewayCore {
 }
 
 export function createWsGateway(options: WsGatewayOptions): WsGateway & { readonly framesSent: number } {
-  const { bus, snapshots, feed, limits, heartbeatMs, logger, clock } = options;
+  const { setup, feed, limits, heartbeatMs, logger, clock } = options;
   const protocol = createClientProtocol(limits);
   const clients = new Set<WsClient>();
   let subscriptionCount = 0;
@@ -237,7 +243,7 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
     type: 'welcome',
     version: VERSION,
     heartbeatMs,
-    retention: bus.retention,
+    retention: setup.bus.retention,
     offset: feed.cursor,
     limits: {
       maxSubscriptions: limits.maxSubscriptions,
@@ -279,7 +285,7 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       liveFrom,
       ...(req.since !== undefined ? { since: req.since } : {}),
     };
-    void activate(sub, request, { bus, snapshots, logger, recent: feed.recent }).then((ok) => {
+    void activate(sub, request, setup).then((ok) => {
       if (!ok && client.subs.get(sub.id) === sub) removeSub(client, sub);
     });
   }
