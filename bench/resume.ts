@@ -110,7 +110,13 @@ if (mode && MODES.includes(mode)) {
   process.send?.(await serve(mode));
   process.exit(0);
 } else {
-  const figures: Record<string, unknown> = { clients: CLIENTS, events: EVENTS, games: SLATE.length };
+  const figures: Record<string, unknown> = {
+    bench: 'resume',
+    clients: CLIENTS,
+    events: EVENTS,
+    games: SLATE.length,
+  };
   for (const m of MODES) figures[m] = await runIn(m);
+  figures.node = process.version;
   console.log(JSON.stringify(figures));
 }

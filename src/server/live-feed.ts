@@ -31,18 +31,9 @@ const RETRY_MS = 1_000;
 const RECENT_MAX_EVENTS = 10_000;
 const RECENT_MAX_AGE_MS = 60_000;
 
-export interface LiveFeedOptions {
-  bus: Bus;
-  logger: Logger;
-  recent?: { maxEvents?: number; maxAgeMs?: number };
-}
-
-export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
+export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed {
   const { bus, logger } = options;
-  const recent = new RecentEvents(
-    options.recent?.maxEvents ?? RECENT_MAX_EVENTS,
-    options.recent?.maxAgeMs ?? RECENT_MAX_AGE_MS,
-  );
+  const recent = new RecentEvents(RECENT_MAX_EVENTS, RECENT_MAX_AGE_MS);
   const index = createSubscriptionIndex<Subscription>();
   const dirty: DirtySet = new Set();
   const abort = new AbortController();

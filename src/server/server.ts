@@ -70,8 +70,9 @@ const PUBLIC_PREFIXES = ['/overlay/assets/'];
 // Clients get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
 const CLIENT_CLOSE_GRACE_MS = 1_500;
 const SERVER_CLOSE_TIMEOUT_MS = 3_000;
-// Events read from the log for replays kept prepared (see PreparedEvents): a few MB.
+// Events read from the log for replays stay prepared while replays read them (see PreparedEvents).
 const REPLAYED_EVENTS = 5_000;
+const REPLAYED_TTL_MS = 30_000;
 
 export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   const logger = options.logger ?? silentLogger;
@@ -82,12 +83,13 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   const routes = options.routes ?? [];
   const auth = createAuthenticator(options.tokens ?? []);
   const feed = createLiveFeed({ bus: options.bus, logger });
+  const prepared = new PreparedEvents(REPLAYED_EVENTS, REPLAYED_TTL_MS);
   const setup: ActivateContext = {
     bus: options.bus,
     snapshots: options.snapshots,
     logger,
     recent: feed.recent,
-    prepared: new PreparedEvents(REPLAYED_EVENTS),
+    prepared,
   };
   const shared = { setup, feed, limits, logger, clock };
   const gateway = createWsGateway({ ...shared, heartbeatMs });
@@ -225,6 +227,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   async function shutdown(): Promise<void> {
     if (heartbeat) clearInterval(heartbeat);
     feed.close();
+    prepared.close();
     sse.close();
     await gateway.close(CLIENT_CLOSE_GRACE_MS);
     if (!server.listening) return;
