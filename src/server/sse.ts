@@ -16,6 +16,7 @@ import {
   type Clock,
   type PreparedEvent,
   type Sink,
+  writeFrames,
 } from './delivery.js';
 import { sendError } from './http-types.js';
 import type { LiveFeed } from './live-feed.js';
@@ -82,8 +83,8 @@ class SseClient implements Sink {
     const batch = this.batch;
     if (batch.length > 0) this.batch = [];
     if (batch.length > 0 && !this.closed) {
-      // One chunk per batch (one syscall), not one per event.
-      this.res.write(batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch));
+      // One system call per batch, not one per event.
+      writeFrames(this.res, batch);
       this.endpoint.framesSent += batch.length;
       sseFramesSent.inc(batch.length);
     }

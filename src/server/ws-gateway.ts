@@ -20,6 +20,7 @@ import {
   type Clock,
   type PreparedEvent,
   type Sink,
+  writeFrames,
 } from './delivery.js';
 import type { LiveFeed } from './live-feed.js';
 
@@ -107,10 +108,10 @@ class WsClient implements Sink {
     const batch = this.batch;
     if (batch.length > 0) this.batch = [];
     if (batch.length > 0 && !this.closed && this.ws.readyState === OPEN) {
-      // Complete frames written straight to the socket, the whole batch in one write: the
+      // Complete frames written straight to the socket, the whole batch in one system call: the
       // per-frame syscall is what fan-out costs. Safe beside ws's own writes (pings, close)
       // because ws, without compression, writes each of its frames synchronously and whole.
-      this.socket.write(batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch));
+      writeFrames(this.socket, batch);
       this.gateway.framesSent += batch.length;
       wsFramesSent.inc(batch.length);
     }
