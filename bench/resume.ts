@@ -107,8 +107,8 @@ function runIn(mode: Mode): Promise<RunFigures> {
 
 const mode = process.argv[2] as Mode | undefined;
 if (mode && MODES.includes(mode)) {
-  process.send?.(await serve(mode));
-  process.exit(0);
+  // Exit once the figures are handed over: the IPC send is asynchronous.
+  process.send?.(await serve(mode), () => process.exit(0));
 } else {
   const figures: Record<string, unknown> = {
     bench: 'resume',

@@ -206,9 +206,9 @@ export interface ActivateContext {
   snapshots: SnapshotSource;
   logger: Logger;
   /** Replays that start among the recently dispatched events are served from here. */
-  recent?: RecentEvents;
+  recent: RecentEvents;
   /** Events read from the log for replays are prepared through this, shared between clients. */
-  prepared?: PreparedEvents;
+  prepared: PreparedEvents;
 }
 
 export interface ActivateRequest {
@@ -310,7 +310,7 @@ async function replay(
   liveFrom: Offset,
   ctx: ActivateContext,
 ): Promise<void> {
-  const held = ctx.recent?.between(since, liveFrom);
+  const held = ctx.recent.between(since, liveFrom);
   if (held) {
     // Prepared once by the live feed: every client replaying these shares their frames.
     for (let i = 0; i < held.length; i += REPLAY_PAGE) {
@@ -321,7 +321,6 @@ async function replay(
     }
     return;
   }
-  const shared = ctx.prepared;
   let cursor = since;
   while (!sub.cancelled && !sub.sink.closed) {
     if (compareOffsets(cursor, liveFrom) >= 0) return;
@@ -336,7 +335,7 @@ async function replay(
         break;
       }
       cursor = offset;
-      if (matchesFilter(sub.filter, event)) sub.deliver(shared ? shared.get(event) : prepare(event));
+      if (matchesFilter(sub.filter, event)) sub.deliver(ctx.prepared.get(event));
     }
     sub.sink.flush();
     if (reachedLive || page.length < REPLAY_PAGE) return;

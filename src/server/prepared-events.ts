@@ -31,12 +31,12 @@ export class PreparedEvents {
   get(event: GameEvent): PreparedEvent {
     const offset = event.offset ?? '0-0';
     // An offset names one event per dataset; after Redis lost its data it may name another.
-    const known = this.current.get(offset) ?? this.previous.get(offset);
-    const p = known !== undefined && known.event.id === event.id ? known : prepare(event);
-    if (this.current.get(offset) !== p) {
-      if (this.current.size >= this.maxEvents) this.rotate();
-      this.current.set(offset, p);
-    }
+    const current = this.current.get(offset);
+    if (current?.event.id === event.id) return current;
+    const previous = this.previous.get(offset);
+    const p = previous?.event.id === event.id ? previous : prepare(event);
+    if (this.current.size >= this.maxEvents) this.rotate();
+    this.current.set(offset, p);
     return p;
   }
 
