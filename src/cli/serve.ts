@@ -3,6 +3,7 @@ import { loadConfig, type ConfigFlags } from '../config.js';
 import { createDaemon, type Daemon } from '../daemon.js';
 import { CourtsideError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
+import { exitOnSignals } from './shutdown.js';
 
 /**
  * `courtside serve`: the daemon in the foreground. Prints `courtside listening on <url>` on
@@ -77,22 +78,7 @@ export async function runServe(
   logger.info({ url: daemon.url, upstream: config.upstream }, 'courtside listening');
   process.stdout.write(`courtside listening on ${daemon.url}\n`);
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      logger.error('shutdown took longer than 5 s; exiting anyway');
-      process.exit(0);
-    }, HARD_EXIT_MS).unref();
-    void daemon.close().finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  exitOnSignals({ logger, close: () => daemon.close(), hardExitMs: HARD_EXIT_MS });
   return daemon;
 }
 

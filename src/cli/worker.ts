@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { CourtsideError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { registry } from '../metrics.js';
+import { exitOnSignals } from './shutdown.js';
 import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/alerts/config.js';
 import { createAlertWorker } from '../../workers/alerts/worker.js';
 import { DEFAULT_PREFIX } from '../../workers/queues.js';
@@ -148,13 +149,7 @@ export async function runWorker(
     })();
     return closing;
   };
-  const stop = (signal: NodeJS.Signals): void => {
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(0), HARD_EXIT_MS).unref();
-    void close().finally(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  exitOnSignals({ logger, close, hardExitMs: HARD_EXIT_MS });
   return { close };
 }
 

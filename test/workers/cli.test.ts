@@ -23,9 +23,14 @@ function courtside(args: string[], env: Record<string, string> = {}, killAfterMs
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    let signalled = false;
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
-      if (stderr.includes('courtside worker alerts running')) child.kill('SIGTERM');
+      // Once, as a supervisor does: a second signal means "exit now" (test/cli/shutdown.test.ts).
+      if (!signalled && stderr.includes('courtside worker alerts running')) {
+        signalled = true;
+        child.kill('SIGTERM');
+      }
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('exit', (code) => {
