@@ -31,24 +31,19 @@ export function prepare(event: GameEvent): PreparedEvent {
   return { event, offset, offsetMs: parseInt(offset, 10) || 0, json: JSON.stringify(event) };
 }
 
-// Batches up to this size are copied into one buffer and written at once; larger ones (replay
-// pages, a burst after a stall) are written frame by frame with the stream corked, which still
-// leaves in one writev, so frames shared by many clients are referenced, not copied per client.
-const COPY_BATCH_BYTES = 16 * 1024;
-
-/** Writes a batch of frames to a client's stream (one system call either way). */
+/**
+ * Writes a batch of frames to a client's stream in one system call. Frames are shared by every
+ * client that gets them, so they are written corked, frame by frame (one writev), never copied
+ * into a buffer per client: at a thousand clients such copies were 32 MB/s of short-lived native
+ * allocations that fragmented the C heap, which then never shrank (docs/decisions.md, "Frames are
+ * written, never copied per client").
+ */
 export function writeFrames(
   out: { write(chunk: Buffer): boolean; cork(): void; uncork(): void },
   frames: readonly Buffer[],
 ): void {
   if (frames.length === 1) {
     out.write(frames[0] as Buffer);
-    return;
-  }
-  let bytes = 0;
-  for (const frame of frames) bytes += frame.length;
-  if (bytes <= COPY_BATCH_BYTES) {
-    out.write(Buffer.concat(frames, bytes));
     return;
   }
   out.cork();

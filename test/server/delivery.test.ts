@@ -21,21 +21,15 @@ function recorder(): { out: Writable; calls: Buffer[][] } {
 const frame = (bytes: number, fill: number): Buffer => Buffer.alloc(bytes, fill);
 
 describe('writeFrames', () => {
-  it('copies a small batch into one chunk', () => {
+  it.each([
+    ['a small batch', 3, 100],
+    ['a large batch', 500, 800],
+  ])('writes %s in one writev of the frames themselves, not a copy', (_, count, bytes) => {
     const { out, calls } = recorder();
-    const frames = [frame(100, 1), frame(200, 2), frame(300, 3)];
+    const frames = Array.from({ length: count }, (_, i) => frame(bytes, i % 256));
     writeFrames(out, frames);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toHaveLength(1);
-    expect(calls[0]?.[0]).toEqual(Buffer.concat(frames));
-  });
-
-  it('writes a large batch in one writev of the frames themselves, not a copy', () => {
-    const { out, calls } = recorder();
-    const frames = Array.from({ length: 500 }, (_, i) => frame(800, i % 256));
-    writeFrames(out, frames);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toHaveLength(500);
+    expect(calls[0]).toHaveLength(count);
     // The very buffers given: a frame shared by a thousand clients stays one buffer.
     calls[0]?.forEach((chunk, i) => expect(chunk).toBe(frames[i]));
   });
