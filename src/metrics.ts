@@ -23,6 +23,12 @@ export const upstreamCacheHits = new Counter({
   registers: [registry],
 });
 
+export const upstreamCacheBytes = new Gauge({
+  name: 'courtside_upstream_cache_bytes',
+  help: 'Bytes of upstream bodies (decoded JSON) the response cache holds',
+  registers: [registry],
+});
+
 export const pollLag = new Histogram({
   name: 'courtside_poll_lag_seconds',
   help: 'Delay between when a poll was due and when its response was diffed',

@@ -23,8 +23,10 @@ const DEFAULT_RETRY_BASE_MS = 500;
 const DEFAULT_RETRY_MAX_MS = 10_000;
 // A server asking for more than a minute is down for longer than a caller should wait.
 const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
-// A day of summaries for both leagues is under 40 keys; 500 bounds memory with room to spare.
+// A day of summaries for both leagues is under 40 keys; 500 leaves room for on-demand calls.
 const DEFAULT_CACHE_ENTRIES = 500;
+// 15 live summaries are ~7 MB of JSON; the byte budget, not the count, is what bounds memory.
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
 export interface ClientOptions {
   /** Base URL; default `COURTSIDE_UPSTREAM` or `https://site.api.espn.com`. */
@@ -47,6 +49,8 @@ export interface ClientOptions {
   maxRetryAfterMs?: number;
   /** Responses held for the TTL cache and conditional requests; default 500. */
   cacheMaxEntries?: number;
+  /** Body bytes (decoded JSON) those responses may total; default 33554432 (32 MiB). */
+  cacheMaxBytes?: number;
   /** Clock for the TTL cache (ms). */
   now?: () => number;
   logger?: Logger;
@@ -102,6 +106,7 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     ),
     cache: options.cache ?? true,
     cacheMaxEntries: checkInt('cacheMaxEntries', options.cacheMaxEntries, DEFAULT_CACHE_ENTRIES, 1, 1e6),
+    cacheMaxBytes: checkInt('cacheMaxBytes', options.cacheMaxBytes, DEFAULT_CACHE_BYTES, 1, 2 ** 32),
     now: options.now ?? Date.now,
     logger: options.logger ?? silentLogger,
   });

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import {
@@ -10,7 +11,7 @@ import {
   UpstreamTimeoutError,
 } from '../errors.js';
 import type { Logger } from '../log.js';
-import { upstreamCacheHits, upstreamRequests } from '../metrics.js';
+import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../metrics.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import type { BuiltRequest } from './operations.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
@@ -40,6 +41,8 @@ export interface UpstreamHttpOptions {
   readonly concurrency: number;
   readonly cache: boolean;
   readonly cacheMaxEntries: number;
+  /** Body bytes the cache holds at most. */
+  readonly cacheMaxBytes: number;
   readonly now: () => number;
   readonly random?: () => number;
   readonly logger: Logger;
@@ -61,6 +64,9 @@ export interface UpstreamHttp {
 const KEEP_ALIVE_MS = 30_000;
 // The largest recorded payload is 1.2 MB (league injuries); 32 MB bounds a hostile upstream.
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+// A response unused for a minute is dropped: a live game's summary is polled every few seconds, an
+// on-demand one asked again within a minute is worth revalidating, and a finished one is not.
+const CACHE_IDLE_MS = 60_000;
 
 type Attempt =
   | { readonly ok: true; readonly body: unknown }
@@ -76,7 +82,13 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, '');
   const dispatcher = new Agent({ connections: options.concurrency, keepAliveTimeout: KEEP_ALIVE_MS });
-  const cache = options.cache ? new ResponseCache(options.cacheMaxEntries) : undefined;
+  const cache = options.cache
+    ? new ResponseCache({
+        maxEntries: options.cacheMaxEntries,
+        maxBytes: options.cacheMaxBytes,
+        idleMs: CACHE_IDLE_MS,
+      })
+    : undefined;
   const flights = new Map<string, Promise<unknown>>();
   const closing = new AbortController();
   // One listener per request in flight (a live game each, plus on-demand calls): no fixed cap fits.
@@ -160,19 +172,23 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       upstreamRequests.inc({ operation, status: String(status) });
       if (status === 304 && held) {
         await response.body.dump();
-        storeIn(key, held.body, response.headers, held);
+        storeIn(request, held.body, held.bytes, response.headers, held);
         upstreamCacheHits.inc({ operation, kind: 'not_modified' });
         return { ok: true, body: held.body };
       }
       if (status >= 200 && status < 300) {
-        const text = await readBody(response.body, header(response.headers, 'content-encoding'), url);
+        const { text, bytes } = await readBody(
+          response.body,
+          header(response.headers, 'content-encoding'),
+          url,
+        );
         let body: unknown;
         try {
           body = JSON.parse(text);
         } catch (cause) {
           return fail(new UpstreamPayloadError(url, 'body is not JSON', { cause }), false);
         }
-        storeIn(key, body, response.headers, undefined);
+        storeIn(request, body, bytes, response.headers, undefined);
         return { ok: true, body };
       }
       await response.body.dump();
@@ -203,18 +219,27 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   }
 
   function storeIn(
-    key: string,
+    request: BuiltRequest,
     body: unknown,
+    bytes: number,
     headers: Record<string, string | string[] | undefined>,
     previous: CachedResponse | undefined,
   ): void {
     if (!cache) return;
-    cache.set(key, {
-      body,
-      etag: header(headers, 'etag') ?? previous?.etag,
-      lastModified: header(headers, 'last-modified') ?? previous?.lastModified,
-      storedAt: options.now(),
-    });
+    const now = options.now();
+    cache.set(
+      request.pathAndQuery,
+      {
+        body,
+        etag: header(headers, 'etag') ?? previous?.etag,
+        lastModified: header(headers, 'last-modified') ?? previous?.lastModified,
+        storedAt: now,
+        bytes,
+      },
+      request.operation.ttlMs,
+      now,
+    );
+    upstreamCacheBytes.set(cache.bytes);
   }
 
   function close(): Promise<void> {
@@ -233,7 +258,7 @@ async function readBody(
   body: Dispatcher.ResponseData['body'],
   encoding: string | undefined,
   url: string,
-): Promise<string> {
+): Promise<{ text: string; bytes: number }> {
   let source: Readable = body;
   const coding = encoding?.trim().toLowerCase();
   if (coding && coding !== 'identity') {
@@ -252,7 +277,13 @@ async function readBody(
     body.on('error', (error) => inflate.destroy(error));
     source = body.pipe(inflate);
   }
-  const chunks: Buffer[] = [];
+  // Decoded chunk by chunk into V8 strings, not gathered and concatenated: a concatenated copy per
+  // poll (140-490 KB for a summary) is a native block glibc serves from its heap, where such blocks
+  // fragment it. StringDecoder writes UTF-8 straight into V8 strings (TextDecoder's stream mode
+  // goes through a UTF-16 buffer of twice the chunk), holding back only a character split across
+  // chunks (docs/decisions.md, "Frames are written, never copied per client").
+  const decoder = new StringDecoder('utf8');
+  let text = '';
   let size = 0;
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
@@ -260,7 +291,7 @@ async function readBody(
       if (size > MAX_BODY_BYTES) {
         throw new UpstreamPayloadError(url, `body larger than ${MAX_BODY_BYTES} bytes`);
       }
-      chunks.push(chunk);
+      text += decoder.write(chunk);
     }
   } catch (error) {
     body.destroy();
@@ -272,7 +303,7 @@ async function readBody(
     }
     throw error;
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return { text: text + decoder.end(), bytes: size };
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

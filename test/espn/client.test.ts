@@ -176,6 +176,7 @@ describe('validation before any I/O', () => {
       [{ timeoutMs: 0 }, 'timeoutMs'],
       [{ retries: -1 }, 'retries'],
       [{ concurrency: 1.5 }, 'concurrency'],
+      [{ cacheMaxBytes: 0 }, 'cacheMaxBytes'],
       [{ userAgent: 'a\r\nx-injected: 1' }, 'userAgent'],
     ] as const) {
       expect(() => createClient(options), field).toThrow(InvalidConfigError);
@@ -341,6 +342,27 @@ describe('sharing and caching', () => {
     expect(upstream.requests.entries[1]?.status).toBe(304);
   });
 
+  it('forgets a response nobody used for a minute: the next call is not conditional', async () => {
+    let now = 1_000_000;
+    const c = client({ now: () => now });
+    // Scoreboards: a TTL of 5 s, so they are kept for the idle minute (news, 5 min, for 10).
+    const scoreboard = (league: 'mens' | 'womens') =>
+      c.call(`${league}_scoreboard`, {}, { returnParsed: false, fresh: true });
+    await scoreboard('womens');
+    now += 30_000;
+    await scoreboard('mens'); // another response stored: the cache sweeps; the women's is 30 s old
+    await scoreboard('womens');
+    now += 61_000;
+    await scoreboard('mens');
+    await scoreboard('womens');
+    const womens = upstream.requests.entries.filter((e) => e.path.includes('/wnba/'));
+    expect(womens.map((e) => [e.status, Boolean(e.headers['if-none-match'])])).toEqual([
+      [200, false],
+      [304, true],
+      [200, false],
+    ]);
+  });
+
   it('keeps at most `concurrency` requests in flight to the host', async () => {
     upstream.faults.set({ latency: 300 });
     const c = client({ cache: false, concurrency: 2 });
@@ -422,6 +444,42 @@ describe('compressed bodies', () => {
       );
       const error = await rejection(c.mens_scoreboard({ dates: '20240103' }, { returnParsed: false }));
       expect(error).toBeInstanceOf(UpstreamPayloadError);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('bodies that arrive in pieces', () => {
+  it('decodes a UTF-8 character split across two chunks', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    // Two-, three- and four-byte characters, each cut in the middle by a chunk boundary.
+    const body = JSON.stringify({ athletes: ['Luka Dončić', 'Nikola Jokić', '€ 1', '🏀 Müller'] });
+    const bytes = Buffer.from(body);
+    const cuts: number[] = [];
+    for (let i = 1; i < bytes.length; i++) if (((bytes[i] as number) & 0xc0) === 0x80) cuts.push(i);
+    expect(cuts.length).toBeGreaterThan(5);
+    const server = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
+      let from = 0;
+      const next = (): void => {
+        const to = cuts.shift() ?? bytes.length;
+        res.write(bytes.subarray(from, to));
+        from = to;
+        // A pause between writes, so each piece reaches the client as a chunk of its own.
+        if (from < bytes.length) setTimeout(next, 2);
+        else res.end();
+      };
+      next();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const c = client({ upstream: `http://127.0.0.1:${port}`, cache: false, retries: 0 });
+      expect(await c.mens_scoreboard({ dates: '20240101' }, { returnParsed: false })).toEqual(
+        JSON.parse(body),
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
