@@ -248,10 +248,20 @@ export function createEngine(options: EngineOptions): Engine {
   function standBy(t: Tracker): PollOutcome {
     if (t.holding) t.heldUntil = now();
     t.holding = false;
-    const stale = t.heldUntil === null || now() - t.heldUntil > orphanGraceMs;
-    if (t.diff !== null && !t.offered && stale) t.diff = null;
+    dropStaleCopy(t);
     t.status.state = 'standby';
     return 'continue';
+  }
+
+  /**
+   * A copy of a game we no longer hold is kept for the orphan grace after we last held it (it may
+   * be the newest there is if Redis loses its data meanwhile), and while it is on offer; then it
+   * goes. A finished game's final copy is kept twice as long, so it outlives every older copy.
+   */
+  function dropStaleCopy(t: Tracker): void {
+    if (t.diff === null || t.holding || t.offered) return;
+    const keepMs = t.finished ? 2 * orphanGraceMs : orphanGraceMs;
+    if (t.heldUntil === null || now() - t.heldUntil > keepMs) t.diff = null;
   }
 
   /** The store holds the game's state (again): nothing of ours is on offer or waiting. */
@@ -282,6 +292,14 @@ export function createEngine(options: EngineOptions): Engine {
       track(offer(t)).catch((error: unknown) =>
         logger.warn({ ...t.key, code: errorInfo(error).code }, 'offering the game state copy failed'),
       );
+      // A game we finished a moment ago: our final copy is the newest there is, so we write it
+      // back (the poller's lease check does, once every copy had time to be offered), or another
+      // instance would write back an older copy and emit the end of the game again.
+      if (t.finished && t.sub === null) {
+        logger.warn({ ...t.key, seq: t.diff.meta.seq }, 'finished game lost with Redis; writing it back');
+        t.finished = false;
+        startSummary(t);
+      }
     }
   }
 
@@ -431,6 +449,8 @@ export function createEngine(options: EngineOptions): Engine {
           return defer(() => track(pollGame(t, due))).pipe(
             catchError((error: unknown) => {
               const delay = failed(t.status, error, intervals.backoffBaseMs);
+              // Whether or not Redis answers: a copy we no longer hold goes when it is stale.
+              dropStaleCopy(t);
               return timer(delay, scheduler).pipe(map((): PollOutcome => 'continue'));
             }),
           );
@@ -455,9 +475,12 @@ export function createEngine(options: EngineOptions): Engine {
         logger.warn({ ...key, code: errorInfo(error).code }, 'lease release failed'),
       );
     }
+    if (t.holding) t.heldUntil = now();
     t.holding = false;
-    // The state stays on the bus (snapshots); this instance no longer needs its copy.
-    t.diff = null;
+    // The state stays on the bus (snapshots). A final copy is kept a while in case Redis loses it
+    // (dropStaleCopy); any other copy is not needed any more.
+    if (t.finished && !closed) dropStaleCopy(t);
+    else t.diff = null;
     logger.info({ ...t.key, finished: t.finished }, 'summary poller stopped');
     refreshGauge();
   }
@@ -522,9 +545,12 @@ export function createEngine(options: EngineOptions): Engine {
         stopSummary(t);
       }
     }
-    // Forget games that left the scoreboard and are not being polled.
-    for (const [k, t] of trackers)
-      if (t.key.league === league && !seen.has(k) && t.sub === null) trackers.delete(k);
+    // Forget games that left the scoreboard and are not being polled; drop stale kept copies.
+    for (const [k, t] of trackers) {
+      if (t.key.league !== league || t.sub !== null) continue;
+      if (seen.has(k)) dropStaleCopy(t);
+      else trackers.delete(k);
+    }
     refreshGauge();
     return scoreboardDelay(listed, at, intervals);
   }

@@ -454,7 +454,7 @@ describe('persistence and leases', () => {
     await expectOneHistory(store.inner(), g1, 4);
   });
 
-  it('does not start a game over that finished just before the store lost it', async () => {
+  it('writes a game that finished just before the store lost it back as it ended; nothing is re-emitted', async () => {
     const clock = new VirtualClock(START);
     const store = wipeableBus(clock);
     // a finishes the game but never releases its lease, so b is still standing by when Redis goes.
@@ -463,11 +463,69 @@ describe('persistence and leases', () => {
     g.state = 'post';
     await clock.advance(10_000);
     expect(a.events.map((e) => e.type)).toContain('game.ended');
+    const emitted = a.events.length;
     store.wipe();
     await clock.advance(120_000);
+    expect(a.events).toHaveLength(emitted);
+    expect(b.events).toEqual([]);
+    const stored = await store.inner().loadGame({ league: 'mens', gameId: 'g1' });
+    expect(stored?.meta).toMatchObject({ ended: true, seq: emitted });
+    expect(b.engine.status().find((s) => s.gameId === 'g1')?.state).toBe('stopped');
+  });
+
+  it('does not start a game over that finished long before the store lost it', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    const keeping: Bus = Object.create(store.bus, { releaseLease: { value: async () => {} } });
+    // b never gets the lease until the end: it stands by with no copy of the game.
+    const busB = stallable(store.bus);
+    const { a, b, g } = await holderAndStandby(clock, keeping, busB.bus, { plays: 2 });
+    busB.stalled = true;
+    g.state = 'post';
+    await clock.advance(10_000);
+    const emitted = a.events.length;
+    // Long enough for a to have dropped its final copy (twice the five-lease-TTL grace).
+    await clock.advance(120_000);
+    const calls = a.script.summaryCalls('g1').length;
+    store.wipe();
+    busB.stalled = false;
+    await clock.advance(120_000);
+    expect(a.events).toHaveLength(emitted);
+    expect(a.script.summaryCalls('g1')).toHaveLength(calls);
     expect(b.events).toEqual([]);
     expect(b.script.summaryCalls('g1')).toEqual([]);
     expect(b.engine.status().find((s) => s.gameId === 'g1')?.state).toBe('stopped');
+  });
+
+  it('writes back the final copy of a game finished just before the store lost it, not an older one', async () => {
+    const clock = new VirtualClock(START);
+    const store = wipeableBus(clock);
+    const busA = stallable(store.bus);
+    const busB = stallable(store.bus);
+    const { a, b, g } = await holderAndStandby(clock, busA.bus, busB.bus, { plays: 2 });
+    // a stalls: b takes the game over for a while and keeps a copy of it (2 plays more)...
+    busA.stalled = true;
+    await clock.advance(15_000);
+    g.plays = 4;
+    await clock.advance(6_000);
+    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
+    // ...then b stalls, a takes the game back from the store and finishes it.
+    busB.stalled = true;
+    busA.stalled = false;
+    await clock.advance(12_000);
+    g.plays = 5;
+    g.state = 'post';
+    await clock.advance(9_000);
+    expect(a.engine.status().find((s) => s.gameId === 'g1')?.state).toBe('stopped');
+    expect(a.events.map((e) => e.type)).toContain('game.ended');
+    // Redis restarts empty within seconds of the end, while b's older copy is still kept.
+    store.wipe();
+    busB.stalled = false;
+    await clock.advance(180_000);
+    await expectOneHistory(store.inner(), [...a.events, ...b.events], 5);
+    expect((await store.inner().loadGame({ league: 'mens', gameId: 'g1' }))?.meta).toMatchObject({
+      ended: true,
+    });
   });
 
   it('starts a game over only when its holder did not write the lost state back within the grace', async () => {
