@@ -12,6 +12,38 @@ export function readRss(pid: number): number {
 }
 
 /**
+ * Where a process's resident memory is, in MiB, from `/proc/<pid>/smaps`: `brk`, the C heap's main
+ * arena (memory glibc keeps once its heap is fragmented shows here); `anon`, other anonymous
+ * mappings (V8's heap pages, other malloc arenas, large blocks); `file`, the binary and libraries.
+ * Empty when the process is gone.
+ */
+export function readMemoryMap(pid: number): { brk: number; anon: number; file: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kb = { brk: 0, anon: 0, file: 0 };
+  let kind: keyof typeof kb = 'anon';
+  for (const line of text.split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const name = mapping[1] ?? '';
+      kind = name === '[heap]' ? 'brk' : name === '' ? 'anon' : 'file';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) kb[kind] += Number(rss[1]);
+  }
+  return {
+    brk: Math.round(kb.brk / 1024),
+    anon: Math.round(kb.anon / 1024),
+    file: Math.round(kb.file / 1024),
+  };
+}
+
+/**
  * Growth of RSS after the first 10% of the run: the median of the last tenth of the samples against
  * the median of the tenth after the first (10%-20%). Medians of windows, not single samples: with
  * V8's old generation RSS is a sawtooth (tens of MB between major collections), and one sample

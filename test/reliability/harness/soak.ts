@@ -8,7 +8,7 @@ import { createRedisBus } from '../../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../../src/bus/types.js';
 import { startUpstream, type RunningUpstream } from '../../../src/upstream/index.js';
 import type { GameEvent } from '../../../streams/events.js';
-import { readRss, rssGrowthAfterWarmup } from './rss.js';
+import { readMemoryMap, readRss, rssGrowthAfterWarmup } from './rss.js';
 
 /**
  * The soak: simulator in-process, two `courtside serve` children on one Redis, an alert worker
@@ -50,7 +50,10 @@ export interface DaemonChild {
   rss: number[];
   /** Viewers connected to this daemon at each RSS sample. */
   viewers: number[];
-  /** Every 10 s: the V8 heap spaces and external memory from `/metrics`, in MiB (post-mortem). */
+  /**
+   * Every 10 s, in MiB (post-mortem): the V8 heap spaces and external memory from `/metrics`, and
+   * where the resident memory is (`readMemoryMap`: brk, anon, file).
+   */
   heap: Array<Record<string, number>>;
   /** Parsed stderr JSON lines. */
   lines: Array<Record<string, unknown>>;
@@ -423,6 +426,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           }
           const external = /external_memory_bytes (\d+)/.exec(text);
           if (external) sample.external = Math.round(Number(external[1]) / 2 ** 20);
+          Object.assign(sample, readMemoryMap(d.pid));
           d.heap.push(sample);
         })
         .catch(() => undefined);
