@@ -7,8 +7,8 @@ import { runSoak, sleep } from './harness/soak.js';
  * The short soak (runs in `npm test`): 4 games at 150x speed, 150 WebSocket clients, two daemons
  * on one Redis, an alert worker and a webhook receiver. One fault after another, each for a few
  * seconds: the upstream failing every request, latency spikes, malformed bodies, the webhook
- * receiver down, then one daemon SIGKILLed. The full soak, with a Redis restart, is
- * soak.long.test.ts.
+ * receiver down, then one daemon SIGKILLed. The full soak, with a Redis restart and the RSS
+ * flatness check, is soak.long.test.ts.
  */
 const redis = await getTestRedis();
 
@@ -64,6 +64,10 @@ describe.skipIf(!redis)('short soak', () => {
         await killAndReplace(daemons[1]!);
       },
     });
-    assertSoak(r);
+    // The flatness rule (under 10% after the first tenth) is the full soak's: this run lasts 84 s,
+    // so its first tenth is the daemon's first 8 s, while V8 still sizes its heap and the daemon's
+    // one-minute replay window fills. Here RSS growing by half would be a leak, not a warm-up (a
+    // retained frame per delivery would be ~500 MB).
+    assertSoak(r, [], 0.5);
   }, 240_000);
 });
