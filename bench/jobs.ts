@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { deleteKeys } from './redis-keys.js';
 import type { GameEvent, PlayRow, TeamRef } from '../streams/events.js';
 import { parseAlertsConfig } from '../workers/alerts/config.js';
 import { createAlertWorker } from '../workers/alerts/worker.js';
@@ -153,14 +153,7 @@ async function main(): Promise<void> {
   await alerts.close();
   await webhooks.close();
   server.close();
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
+  await deleteKeys(REDIS_URL, prefix);
 
   const round = (n: number) => Math.round(n * 10) / 10;
   process.stdout.write(
