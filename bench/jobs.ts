@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { deleteKeys } from './redis-keys.js';
+import { deleteKeys } from '../test/helpers/redis.js';
 import type { GameEvent, PlayRow, TeamRef } from '../streams/events.js';
 import { parseAlertsConfig } from '../workers/alerts/config.js';
 import { createAlertWorker } from '../workers/alerts/worker.js';

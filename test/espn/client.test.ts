@@ -1,4 +1,6 @@
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Table } from 'apache-arrow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, type ClientOptions, type CourtsideClient } from '../../src/espn/client.js';
@@ -413,17 +415,27 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** An upstream of the test's own making: `handler` answers; the client has no cache, no retries. */
+async function withUpstream(
+  handler: RequestListener,
+  use: (c: CourtsideClient) => Promise<void>,
+): Promise<void> {
+  const server = createHttpServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    await use(client({ upstream: `http://127.0.0.1:${port}`, cache: false, retries: 0 }));
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 describe('compressed bodies', () => {
   it('inflates gzip and br bodies and refuses a corrupt one', async () => {
-    const { createServer: createHttpServer } = await import('node:http');
-    const { brotliCompressSync, gzipSync } = await import('node:zlib');
     const body = JSON.stringify({ events: [{ id: '1' }] });
-    const server = createHttpServer((req, res) => {
-      const coding = req.url?.includes('dates=20240101')
-        ? 'gzip'
-        : req.url?.includes('dates=20240102')
-          ? 'br'
-          : 'gzip';
+    const handler: RequestListener = (req, res) => {
+      const coding = req.url?.includes('dates=20240102') ? 'br' : 'gzip';
       const data = req.url?.includes('dates=20240103')
         ? Buffer.from('not gzip at all')
         : coding === 'gzip'
@@ -431,36 +443,26 @@ describe('compressed bodies', () => {
           : brotliCompressSync(body);
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
       res.end(data);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const c = client({ upstream: `http://127.0.0.1:${port}`, cache: false, retries: 0 });
-      expect(await c.mens_scoreboard({ dates: '20240101' }, { returnParsed: false })).toEqual(
-        JSON.parse(body),
-      );
-      expect(await c.mens_scoreboard({ dates: '20240102' }, { returnParsed: false })).toEqual(
-        JSON.parse(body),
-      );
+    };
+    await withUpstream(handler, async (c) => {
+      for (const dates of ['20240101', '20240102']) {
+        expect(await c.mens_scoreboard({ dates }, { returnParsed: false })).toEqual(JSON.parse(body));
+      }
       const error = await rejection(c.mens_scoreboard({ dates: '20240103' }, { returnParsed: false }));
       expect(error).toBeInstanceOf(UpstreamPayloadError);
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    });
   });
 });
 
 describe('bodies that arrive in pieces', () => {
   it('decodes a UTF-8 character split across two chunks', async () => {
-    const { createServer: createHttpServer } = await import('node:http');
     // Two-, three- and four-byte characters, each cut in the middle by a chunk boundary.
     const body = JSON.stringify({ athletes: ['Luka Dončić', 'Nikola Jokić', '€ 1', '🏀 Müller'] });
     const bytes = Buffer.from(body);
     const cuts: number[] = [];
     for (let i = 1; i < bytes.length; i++) if (((bytes[i] as number) & 0xc0) === 0x80) cuts.push(i);
     expect(cuts.length).toBeGreaterThan(5);
-    const server = createHttpServer((_req, res) => {
+    const handler: RequestListener = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
       let from = 0;
       const next = (): void => {
@@ -472,18 +474,12 @@ describe('bodies that arrive in pieces', () => {
         else res.end();
       };
       next();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const c = client({ upstream: `http://127.0.0.1:${port}`, cache: false, retries: 0 });
+    };
+    await withUpstream(handler, async (c) => {
       expect(await c.mens_scoreboard({ dates: '20240101' }, { returnParsed: false })).toEqual(
         JSON.parse(body),
       );
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    });
   });
 });
 

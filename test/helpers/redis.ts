@@ -54,18 +54,21 @@ export async function getTestRedis(): Promise<TestRedis | undefined> {
   return {
     url: r.url,
     prefix,
-    async cleanup() {
-      const client = new Redis(r.url, { maxRetriesPerRequest: 1 });
-      try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-          cursor = next;
-          if (keys.length) await client.del(...keys);
-        } while (cursor !== '0');
-      } finally {
-        client.disconnect();
-      }
-    },
+    cleanup: () => deleteKeys(r.url, prefix),
   };
+}
+
+/** Deletes every key under `prefix` (tests and benchmarks leave nothing behind on a shared Redis). */
+export async function deleteKeys(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
 }

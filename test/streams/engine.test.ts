@@ -335,6 +335,20 @@ describe('persistence and leases', () => {
     return s;
   }
 
+  /** a's renewals stop reaching the store: b takes the game over and emits plays 3 and 4. */
+  async function bTakesOver(
+    clock: VirtualClock,
+    busA: { stalled: boolean },
+    g: ScriptGame,
+    b: { events: GameEvent[] },
+  ): Promise<void> {
+    busA.stalled = true;
+    await clock.advance(15_000);
+    g.plays = 4;
+    await clock.advance(6_000);
+    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
+  }
+
   /** No id emitted twice, and the store holds g1's `plays` plays at seq = the number of its events. */
   async function expectOneHistory(store: Bus, events: GameEvent[], plays: number): Promise<void> {
     const ids = events.map((e) => e.id);
@@ -380,11 +394,7 @@ describe('persistence and leases', () => {
     // a stalls (its renewals do not reach the store), so b takes the game over and goes on.
     const busA = stallable(store.bus);
     const { a, b, g } = await holderAndStandby(clock, busA.bus, store.bus, { plays: 2 });
-    busA.stalled = true;
-    await clock.advance(15_000);
-    g.plays = 4;
-    await clock.advance(6_000);
-    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
+    await bTakesOver(clock, busA, g, b);
     busA.stalled = false;
     // Redis restarts empty; a (whose copy stops at 2 plays) must not write it back first.
     store.wipe();
@@ -503,12 +513,8 @@ describe('persistence and leases', () => {
     const busA = stallable(store.bus);
     const busB = stallable(store.bus);
     const { a, b, g } = await holderAndStandby(clock, busA.bus, busB.bus, { plays: 2 });
-    // a stalls: b takes the game over for a while and keeps a copy of it (2 plays more)...
-    busA.stalled = true;
-    await clock.advance(15_000);
-    g.plays = 4;
-    await clock.advance(6_000);
-    expect(b.events.map((e) => e.type)).toEqual(['play.added', 'play.added']);
+    // b takes the game over for a while and keeps a copy of it (2 plays more)...
+    await bTakesOver(clock, busA, g, b);
     // ...then b stalls, a takes the game back from the store and finishes it.
     busB.stalled = true;
     busA.stalled = false;
