@@ -8,6 +8,7 @@
  *  - brk: glibc's main arena (the C heap), the part that stays high once fragmented;
  *  - anon / file: the other anonymous mappings (V8's pages, large blocks) and the mapped binary;
  *  - v8Old: V8's old space, committed and in use; external: memory V8 holds outside its heap;
+ *  - how often V8 ran scavenges and mark-compacts, which follows the daemon's allocation rate;
  *  - the daemon's CPU time over the whole run, and the frames the viewers received.
  * One JSON line at the end. Needs REDIS_URL (default redis://127.0.0.1:6379) and `npm run build`.
  */
@@ -30,14 +31,19 @@ const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** V8's old space (committed, in use) and external memory, in MiB, from the daemon's /metrics. */
-async function v8Figures(url: string): Promise<{ oldCommitted: number; oldUsed: number; external: number }> {
+/**
+ * From the daemon's /metrics: V8's old space (committed, in use) and external memory in MiB, and
+ * how many scavenges (minor) and mark-compacts (major) V8 has run.
+ */
+async function v8Figures(url: string): Promise<Record<string, number>> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const figure = (re: RegExp): number => mb(Number(re.exec(text)?.[1] ?? 0));
+  const value = (re: RegExp): number => Number(re.exec(text)?.[1] ?? 0);
   return {
-    oldCommitted: figure(/heap_space_size_total_bytes\{space="old"\} (\d+)/),
-    oldUsed: figure(/heap_space_size_used_bytes\{space="old"\} (\d+)/),
-    external: figure(/external_memory_bytes (\d+)/),
+    oldCommitted: mb(value(/heap_space_size_total_bytes\{space="old"\} (\d+)/)),
+    oldUsed: mb(value(/heap_space_size_used_bytes\{space="old"\} (\d+)/)),
+    external: mb(value(/external_memory_bytes (\d+)/)),
+    minorGcs: value(/gc_duration_seconds_count\{kind="minor"\} (\d+)/),
+    majorGcs: value(/gc_duration_seconds_count\{kind="major"\} (\d+)/),
   };
 }
 
@@ -81,6 +87,13 @@ async function main(): Promise<void> {
   }
   const steady = samples.filter((s) => (s.t ?? 0) >= WARMUP_SECONDS);
   const med = (key: string): number => median(steady.map((s) => s[key] ?? 0));
+  const rate = (key: string): number => {
+    const [first, last] = [steady[0], steady.at(-1)];
+    if (!first || !last || last.t === first.t) return 0;
+    return (
+      Math.round((((last[key] ?? 0) - (first[key] ?? 0)) / ((last.t ?? 0) - (first.t ?? 0))) * 100) / 100
+    );
+  };
   const figures = {
     bench: 'memory',
     games: GAMES,
@@ -95,6 +108,9 @@ async function main(): Promise<void> {
     v8OldCommittedMedianMb: med('oldCommitted'),
     v8OldUsedMedianMb: med('oldUsed'),
     externalMedianMb: med('external'),
+    // Over the steady part: how often V8 collected, which follows how fast the daemon allocates.
+    minorGcsPerSecond: rate('minorGcs'),
+    majorGcsPerMinute: rate('majorGcs') * 60,
     daemonCpuSeconds: cpuSeconds(daemon.pid),
     framesReceived: frames,
     upstreamRequests: upstream.requests.count(),
