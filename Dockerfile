@@ -18,5 +18,5 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/server/overlay ./src/server/overlay
 USER node
 EXPOSE 8080
-ENTRYPOINT ["node", "dist/src/cli.js"]
+ENTRYPOINT ["node", "--max-old-space-size=512", "dist/src/cli.js"]
 CMD ["serve"]

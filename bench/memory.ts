@@ -87,12 +87,12 @@ async function main(): Promise<void> {
   }
   const steady = samples.filter((s) => (s.t ?? 0) >= WARMUP_SECONDS);
   const med = (key: string): number => median(steady.map((s) => s[key] ?? 0));
-  const rate = (key: string): number => {
+  // How many times `key` went up per `seconds` over the steady part, to two decimals.
+  const rate = (key: string, seconds: number): number => {
     const [first, last] = [steady[0], steady.at(-1)];
     if (!first || !last || last.t === first.t) return 0;
-    return (
-      Math.round((((last[key] ?? 0) - (first[key] ?? 0)) / ((last.t ?? 0) - (first.t ?? 0))) * 100) / 100
-    );
+    const perSecond = ((last[key] ?? 0) - (first[key] ?? 0)) / ((last.t ?? 0) - (first.t ?? 0));
+    return Math.round(perSecond * seconds * 100) / 100;
   };
   const figures = {
     bench: 'memory',
@@ -109,8 +109,8 @@ async function main(): Promise<void> {
     v8OldUsedMedianMb: med('oldUsed'),
     externalMedianMb: med('external'),
     // Over the steady part: how often V8 collected, which follows how fast the daemon allocates.
-    minorGcsPerSecond: rate('minorGcs'),
-    majorGcsPerMinute: rate('majorGcs') * 60,
+    minorGcsPerSecond: rate('minorGcs', 1),
+    majorGcsPerMinute: rate('majorGcs', 60),
     daemonCpuSeconds: cpuSeconds(daemon.pid),
     framesReceived: frames,
     upstreamRequests: upstream.requests.count(),

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../config.js';
 import { createDaemon, type Daemon } from '../daemon.js';
@@ -75,7 +76,10 @@ export async function runServe(
     await daemon.close();
     process.exit(1);
   }
-  logger.info({ url: daemon.url, upstream: config.upstream }, 'courtside listening');
+  // The heap limit sets how far V8 lets the old space grow between collections (see
+  // docs/configuration.md, "Memory"): logged so an operator sees which one is in force.
+  const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+  logger.info({ url: daemon.url, upstream: config.upstream, heapLimitMb }, 'courtside listening');
   process.stdout.write(`courtside listening on ${daemon.url}\n`);
 
   exitOnSignals({ logger, close: () => daemon.close(), hardExitMs: HARD_EXIT_MS });

@@ -50,12 +50,21 @@ export function readMemoryMap(pid: number): { brk: number; anon: number; file: n
  * would measure where the sawtooth happened to be.
  */
 export function rssGrowthAfterWarmup(samples: readonly number[]): number {
+  const tenths = rssTenths(samples);
+  const start = tenths[1] ?? 0;
+  const end = tenths[9] ?? 0;
+  return start > 0 ? (end - start) / start : 0;
+}
+
+/** The median of each tenth of the samples (empty with fewer than ten): the run's curve. */
+export function rssTenths(samples: readonly number[]): number[] {
   const live = samples.filter((s) => s > 0);
   const tenth = Math.floor(live.length / 10);
-  if (tenth < 1) return 0;
+  if (tenth < 1) return [];
   const median = (window: number[]): number =>
     window.sort((a, b) => a - b)[Math.floor(window.length / 2)] ?? 0;
-  const start = median(live.slice(tenth, 2 * tenth));
-  const end = median(live.slice(-tenth));
-  return start > 0 ? (end - start) / start : 0;
+  // The last tenth is the last samples, as many as in each other tenth.
+  return Array.from({ length: 10 }, (_, i) =>
+    median(i === 9 ? live.slice(-tenth) : live.slice(i * tenth, (i + 1) * tenth)),
+  );
 }

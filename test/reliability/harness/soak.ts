@@ -1,5 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { createRedisBus } from '../../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../../src/bus/types.js';
 import { startUpstream, type RunningUpstream } from '../../../src/upstream/index.js';
 import type { GameEvent } from '../../../streams/events.js';
-import { readMemoryMap, readRss, rssGrowthAfterWarmup } from './rss.js';
+import { readMemoryMap, readRss, rssGrowthAfterWarmup, rssTenths } from './rss.js';
 
 /**
  * The soak: simulator in-process, two `courtside serve` children on one Redis, an alert worker
@@ -32,6 +32,12 @@ export interface SoakOptions {
   name: string;
   /** Default `src`. */
   entry?: CliEntry;
+  /**
+   * How long the run goes on once the evening is over (every game final, every viewer caught up),
+   * the viewers still connected; default 0. The RSS check's last tenth then falls in this quiet
+   * end: what the daemons hold after the evening, against what they held early in it.
+   */
+  quietEndMs?: number;
 }
 
 export interface SoakContext {
@@ -142,8 +148,17 @@ function cli(entry: CliEntry): string[] {
   return entry === 'dist' ? ['dist/src/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
 }
 
+/** Node's own flags in `npm start` (package.json), which a daemon run from dist/ gets too. */
+export function startNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/cli\.js serve\b/.exec(pkg.scripts.start);
+  if (!flags) throw new Error(`npm start does not run dist/src/cli.js serve: ${pkg.scripts.start}`);
+  return (flags[1] ?? '').split(/\s+/).filter(Boolean);
+}
+
 export async function startDaemonChild(args: string[], entry: CliEntry = 'src'): Promise<DaemonChild> {
-  const child = spawn(process.execPath, [...cli(entry), 'serve', ...args], {
+  const node = entry === 'dist' ? startNodeFlags() : [];
+  const child = spawn(process.execPath, [...node, ...cli(entry), 'serve', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'info' },
@@ -320,6 +335,8 @@ export interface SoakResult {
   alertDuplicates: number;
   badSignatures: number;
   rssGrowth: number[];
+  /** Per daemon that ran the whole evening: the median RSS of each tenth of the run, in MiB. */
+  rssTenthsMb: number[][];
   errorLines: Array<Record<string, unknown>>;
   upstreamRequests: number;
   failures: string[];
@@ -472,6 +489,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   }
   // Let resuming viewers catch up, then compare.
   await sleep(5_000);
+  if (o.quietEndMs) {
+    say(`evening over; ${o.quietEndMs / 1000} s more with the viewers connected`);
+    await sleep(o.quietEndMs);
+  }
   clearInterval(sampler);
   clearInterval(heapSampler);
   const log = await readAll(bus);
@@ -577,6 +598,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     badSignatures: delivered.badSignatures,
     // Only instances that ran the whole evening: a replacement's RSS rises as viewers move to it.
     rssGrowth: daemons.filter((d) => !d.killed && !d.replacement).map((d) => rssGrowthAfterWarmup(d.rss)),
+    rssTenthsMb: daemons
+      .filter((d) => !d.killed && !d.replacement)
+      .map((d) => rssTenths(d.rss).map((b) => Math.round(b / 2 ** 20))),
     errorLines,
     upstreamRequests,
     failures,
