@@ -149,7 +149,7 @@ function cli(entry: CliEntry): string[] {
 }
 
 /** Node's own flags in `npm start` (package.json), which a daemon run from dist/ gets too. */
-export function startNodeFlags(): string[] {
+function startNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/cli\.js serve\b/.exec(pkg.scripts.start);
   if (!flags) throw new Error(`npm start does not run dist/src/cli.js serve: ${pkg.scripts.start}`);
@@ -583,6 +583,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   await receiver.close();
   const upstreamRequests = upstream.requests.count();
   await upstream.close();
+  // Only instances that ran the whole evening: a replacement's RSS rises as viewers move to it.
+  const wholeEvening = daemons.filter((d) => !d.killed && !d.replacement);
   return {
     durationMs: Date.now() - t0,
     logEvents: log.length,
@@ -596,11 +598,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     alerts: delivered.accepted.size,
     alertDuplicates,
     badSignatures: delivered.badSignatures,
-    // Only instances that ran the whole evening: a replacement's RSS rises as viewers move to it.
-    rssGrowth: daemons.filter((d) => !d.killed && !d.replacement).map((d) => rssGrowthAfterWarmup(d.rss)),
-    rssTenthsMb: daemons
-      .filter((d) => !d.killed && !d.replacement)
-      .map((d) => rssTenths(d.rss).map((b) => Math.round(b / 2 ** 20))),
+    rssGrowth: wholeEvening.map((d) => rssGrowthAfterWarmup(d.rss)),
+    rssTenthsMb: wholeEvening.map((d) => rssTenths(d.rss).map((b) => Math.round(b / 2 ** 20))),
     errorLines,
     upstreamRequests,
     failures,
