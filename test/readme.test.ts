@@ -11,6 +11,7 @@ import { deliverWebhook } from '../workers/webhooks/deliver.js';
 import { LEAGUES } from '../src/espn/leagues.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './helpers/fixtures.js';
 import { getTestRedis } from './helpers/redis.js';
+import { startNodeFlags } from './helpers/start-flags.js';
 import {
   MENS_FINAL,
   ROOT,
@@ -234,9 +235,12 @@ describe('README.md', () => {
     const { redis, courtside, alerts } = compose.services;
     expect(Object.keys(compose.services).sort()).toEqual(['alerts', 'courtside', 'redis']);
     expect(redis?.image).toMatch(/^redis:/);
-    // The image's entrypoint is the CLI; the commands must be ones it has.
+    // The image's entrypoint is the CLI, with the Node flags of `npm start` (the heap limit); the
+    // commands must be ones it has.
+    const entrypoint = ['node', ...startNodeFlags(), 'dist/src/cli.js'];
+    expect(startNodeFlags()).toContain('--max-old-space-size=512');
     expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toContain(
-      'ENTRYPOINT ["node", "dist/src/cli.js"]',
+      `ENTRYPOINT ["${entrypoint.join('", "')}"]`,
     );
     expect(courtside?.command).toEqual(['serve']);
     expect(courtside?.environment?.REDIS_URL).toBe('redis://redis:6379');

@@ -1,5 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { createRedisBus } from '../../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../../src/bus/types.js';
 import { startUpstream, type RunningUpstream } from '../../../src/upstream/index.js';
 import type { GameEvent } from '../../../streams/events.js';
+import { startNodeFlags } from '../../helpers/start-flags.js';
 import { readMemoryMap, readRss, rssGrowthAfterWarmup, rssTenths } from './rss.js';
 
 /**
@@ -146,14 +147,6 @@ export type CliEntry = 'dist' | 'src';
 
 function cli(entry: CliEntry): string[] {
   return entry === 'dist' ? ['dist/src/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
-}
-
-/** Node's own flags in `npm start` (package.json), which a daemon run from dist/ gets too. */
-function startNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/cli\.js serve\b/.exec(pkg.scripts.start);
-  if (!flags) throw new Error(`npm start does not run dist/src/cli.js serve: ${pkg.scripts.start}`);
-  return (flags[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
 export async function startDaemonChild(args: string[], entry: CliEntry = 'src'): Promise<DaemonChild> {
