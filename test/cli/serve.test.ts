@@ -22,8 +22,9 @@ interface Serve {
 }
 
 /** `courtside serve` as a child process, the way a user or a supervisor runs it. */
-function serve(args: string[]): Serve {
+function serve(args: string[], nodeOptions?: string): Serve {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
+  if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
   // The test chooses the bus: never inherit a Redis from the environment.
   delete env.REDIS_URL;
   delete env.COURTSIDE_TOKENS;
@@ -77,6 +78,22 @@ describe('courtside serve', () => {
     await upstream?.close();
     upstream = undefined;
     running = undefined;
+  });
+
+  it('logs the heap limit it runs with (the one `npm start` gives: 512 MB of old space)', async () => {
+    upstream = await startUpstream({ simulate: { games: 1, seed: 1 }, logger: silentLogger });
+    running = serve(['--upstream', upstream.url], '--max-old-space-size=512');
+    await running.url;
+    // The log line may reach stderr after the stdout line.
+    await waitFor(() => running?.stderr().includes('"courtside listening"') ?? false, 5_000, 'the log line');
+    const line = running
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('"courtside listening"'));
+    const { heapLimitMb } = JSON.parse(line ?? '{}') as { heapLimitMb?: number };
+    // The old space's 512 MB plus the young generation.
+    expect(heapLimitMb).toBeGreaterThanOrEqual(512);
+    expect(heapLimitMb).toBeLessThan(1024);
   });
 
   it.skipIf(!HAVE_FIXTURES || !GAME)(
