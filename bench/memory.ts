@@ -2,9 +2,8 @@
  * Memory benchmark (`npm run bench:memory`): where a daemon's resident memory goes under a fixed
  * load, the way `npm start` runs it (the build in dist/, a child process, Redis). The simulator
  * plays 15 games at once at 20x; BENCH_MEMORY_VIEWERS (default 1,000) WebSocket viewers in this
- * process subscribe to everything;
- * the daemon polls each game every second. Sampled every 2 s for BENCH_MEMORY_SECONDS (default
- * 150); medians over the samples after the first 30 s:
+ * process subscribe to everything; the daemon polls each game every second. Sampled every 2 s for
+ * BENCH_MEMORY_SECONDS (default 150); medians over the samples after the first 30 s:
  *  - rss: resident set size;
  *  - brk: glibc's main arena (the C heap), the part that stays high once fragmented;
  *  - anon / file: the other anonymous mappings (V8's pages, large blocks) and the mapped binary;
