@@ -237,8 +237,9 @@ describe('README.md', () => {
     expect(redis?.image).toMatch(/^redis:/);
     // The image's entrypoint is the CLI, with the Node flags of `npm start` (the heap limit); the
     // commands must be ones it has.
-    const entrypoint = ['node', ...startNodeFlags(), 'dist/src/cli.js'];
-    expect(startNodeFlags()).toContain('--max-old-space-size=512');
+    const nodeFlags = startNodeFlags();
+    expect(nodeFlags).toContain('--max-old-space-size=512');
+    const entrypoint = ['node', ...nodeFlags, 'dist/src/cli.js'];
     expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toContain(
       `ENTRYPOINT ["${entrypoint.join('", "')}"]`,
     );
