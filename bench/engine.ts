@@ -12,9 +12,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createMemoryBus } from '../src/bus/memory.js';
-import { createClient } from '../src/espn/client.js';
+import { createClient } from '../src/client/client.js';
 import { parsePlays } from '../src/tables/index.js';
-import { generateFinishedSummary, startUpstream } from '../src/upstream/index.js';
+import { generateFinishedSummary, startUpstream } from '../src/simulator/index.js';
 import { createEngine } from '../streams/engine.js';
 import { diffSummary } from '../streams/game-diff.js';
 import { newGameState } from '../streams/game-state.js';

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { GameEvent, SnapshotSource } from '../streams/events.js';
+import type { GameEvent, SnapshotSource } from '../src/model/events.js';
 import { createMemoryBus } from '../src/bus/memory.js';
 import type { Bus } from '../src/bus/types.js';
 import { createDaemonServer } from '../src/server/server.js';

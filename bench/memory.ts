@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { startUpstream } from '../src/upstream/index.js';
+import { startUpstream } from '../src/simulator/index.js';
 import { readMemoryMap, readRss } from '../test/reliability/harness/rss.js';
 import { startDaemonChild } from '../test/reliability/harness/soak.js';
 import { deleteKeys } from '../test/helpers/redis.js';

@@ -13,7 +13,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createSnapshotSource } from '../streams/snapshot-source.js';
-import type { PlayRow } from '../streams/events.js';
+import type { PlayRow } from '../src/model/events.js';
 import { createMemoryBus } from '../src/bus/memory.js';
 import type { Bus } from '../src/bus/types.js';
 import { createDaemonServer } from '../src/server/server.js';

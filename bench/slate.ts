@@ -1,6 +1,6 @@
-import type { GameSnapshot, PlayRow } from '../streams/events.js';
+import type { GameSnapshot, PlayRow } from '../src/model/events.js';
 import type { NewGameEvent } from '../src/bus/types.js';
-import type { League } from '../src/espn/leagues.js';
+import type { League } from '../src/core/leagues.js';
 
 /**
  * The synthetic slate the delivery benchmarks share: 15 games (10 men's, 5 women's) and

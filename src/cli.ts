@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { VERSION } from './version.js';
+import { VERSION } from './core/version.js';
 
 type Register = (program: Command) => void;
 

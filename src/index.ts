@@ -4,14 +4,14 @@
  */
 
 // Client
-export { createClient, DEFAULT_UPSTREAM } from './espn/client.js';
+export { createClient, DEFAULT_UPSTREAM } from './client/client.js';
 export type {
   CallOptions,
   CallParams,
   ClientOptions,
   CourtsideClient,
   OperationMethod,
-} from './espn/client.js';
+} from './client/client.js';
 
 // Operation registry
 export {
@@ -33,8 +33,8 @@ export type {
 } from './espn/operations.js';
 export { PARAM_RULES, validateParam } from './espn/params.js';
 export type { ParamName, ParamValue, Params } from './espn/params.js';
-export { LEAGUES, LEAGUE_SEGMENT, isLeague } from './espn/leagues.js';
-export type { League } from './espn/leagues.js';
+export { LEAGUES, LEAGUE_SEGMENT, isLeague } from './core/leagues.js';
+export type { League } from './core/leagues.js';
 
 // Errors (match on `code`)
 export {
@@ -51,8 +51,8 @@ export {
   UpstreamTimeoutError,
   WebhookFailedError,
   WebhookRefusedError,
-} from './errors.js';
-export type { ErrorCode } from './errors.js';
+} from './core/errors.js';
+export type { ErrorCode } from './core/errors.js';
 
 // Tabular forms
 export { columnsFor, parseOperation, tableToIpc, toCsv } from './tables/index.js';
@@ -63,7 +63,7 @@ export { createEngine, createSnapshotSource } from '../streams/engine.js';
 export type { Engine, EngineIntervals, EngineOptions, PollerStatus } from '../streams/engine.js';
 
 // Events
-export { EVENT_TYPES, isEventType } from '../streams/events.js';
+export { EVENT_TYPES, isEventType } from './model/events.js';
 export type {
   EventDataMap,
   EventEnvelope,
@@ -75,16 +75,16 @@ export type {
   Score,
   SnapshotSource,
   TeamRef,
-} from '../streams/events.js';
+} from './model/events.js';
 
 // Event log, daemon and simulator
 export { createBus } from './bus/index.js';
 export type { Bus, GameKey, LogBounds, Offset } from './bus/types.js';
-export { createDaemon } from './daemon.js';
-export type { Daemon, DaemonOptions } from './daemon.js';
-export { loadConfig } from './config.js';
-export type { Config } from './config.js';
-export { startUpstream } from './upstream/index.js';
-export type { RunningUpstream, UpstreamOptions } from './upstream/index.js';
+export { createDaemon } from './daemon/daemon.js';
+export type { Daemon, DaemonOptions } from './daemon/daemon.js';
+export { loadConfig } from './daemon/config.js';
+export type { Config } from './daemon/config.js';
+export { startUpstream } from './simulator/index.js';
+export type { RunningUpstream, UpstreamOptions } from './simulator/index.js';
 
-export { VERSION, DEFAULT_USER_AGENT } from './version.js';
+export { VERSION, DEFAULT_USER_AGENT } from './core/version.js';

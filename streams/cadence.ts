@@ -1,4 +1,4 @@
-import type { GameState } from './events.js';
+import type { GameState } from '../src/model/events.js';
 import type { EngineIntervals } from './engine-types.js';
 
 // The design's windows: poll the scoreboard fast from 10 minutes before a tip-off, and start a

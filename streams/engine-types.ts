@@ -1,9 +1,9 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Bus } from '../src/bus/types.js';
-import type { CourtsideClient } from '../src/espn/client.js';
-import type { League } from '../src/espn/leagues.js';
-import type { Logger } from '../src/log.js';
-import type { GameEvent, GameSnapshot, GameState, SnapshotSource } from './events.js';
+import type { CourtsideClient } from '../src/client/client.js';
+import type { League } from '../src/core/leagues.js';
+import type { Logger } from '../src/core/log.js';
+import type { GameEvent, GameSnapshot, GameState, SnapshotSource } from '../src/model/events.js';
 
 export interface EngineIntervals {
   /** Summary poll of a live game; default 3000, at least 1000 unless `allowFastIntervals`. */

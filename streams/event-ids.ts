@@ -1,5 +1,5 @@
-import type { League } from '../src/espn/leagues.js';
-import type { GameState, Score } from './events.js';
+import type { League } from '../src/core/leagues.js';
+import type { GameState, Score } from '../src/model/events.js';
 
 /**
  * Deterministic event ids: `<league>:<gameId>:<type>:<key>`. The key names what changed and, for

@@ -1,5 +1,5 @@
 import type { GameStateDelta, NewGameEvent } from '../src/bus/types.js';
-import type { EventDataMap, EventType, GameSnapshot, PlayRow, Score, TeamRef } from './events.js';
+import type { EventDataMap, EventType, GameSnapshot, PlayRow, Score, TeamRef } from '../src/model/events.js';
 import { eventIds } from './event-ids.js';
 import { toEntry, type GameDiffState, type GameMeta } from './game-state.js';
 import { diffPlays, setRecords, type PlayDiff, type PlayRecord } from './play-diff.js';

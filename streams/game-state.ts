@@ -1,6 +1,6 @@
 import type { GameStateDelta } from '../src/bus/types.js';
-import type { League } from '../src/espn/leagues.js';
-import type { GameSnapshot, GameState, Score, SnapshotTeam } from './events.js';
+import type { League } from '../src/core/leagues.js';
+import type { GameSnapshot, GameState, Score, SnapshotTeam } from '../src/model/events.js';
 import { emptyPlayState, type PlayRecord, type PlayState } from './play-diff.js';
 
 /**

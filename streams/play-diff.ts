@@ -1,4 +1,4 @@
-import type { PlayRow } from './events.js';
+import type { PlayRow } from '../src/model/events.js';
 import { diffColumns, rowFingerprint, type PlayColumn } from './play-fingerprint.js';
 
 /**

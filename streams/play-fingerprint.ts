@@ -1,4 +1,4 @@
-import type { PlayRow } from './events.js';
+import type { PlayRow } from '../src/model/events.js';
 
 /** The spec's `plays` columns, in the spec's order: what a `play.updated` compares. */
 export const PLAY_COLUMNS = [

@@ -1,6 +1,6 @@
 import type { Bus } from '../src/bus/types.js';
-import type { League } from '../src/espn/leagues.js';
-import type { GameSnapshot, SnapshotSource } from './events.js';
+import type { League } from '../src/core/leagues.js';
+import type { GameSnapshot, SnapshotSource } from '../src/model/events.js';
 
 function snapshotOf(meta: unknown): GameSnapshot | undefined {
   if (typeof meta !== 'object' || meta === null) return undefined;

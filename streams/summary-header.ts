@@ -1,5 +1,5 @@
-import { UpstreamPayloadError } from '../src/errors.js';
-import type { GameState, SnapshotTeam } from './events.js';
+import { UpstreamPayloadError } from '../src/core/errors.js';
+import type { GameState, SnapshotTeam } from '../src/model/events.js';
 
 /** What the engine reads from a summary's `header` (the game's own status, teams and score). */
 export interface SummaryHeader {

@@ -15,7 +15,7 @@ export {
   type RuleName,
   type RuleSettings,
   type SubscriberConfig,
-} from './alerts/config.js';
+} from './rules-file.js';
 export { evaluate, initialState } from './alerts/rules.js';
 export type { Alert, GameRuleState } from './alerts/types.js';
 export { createAlertWorker, type AlertWorker, type AlertWorkerOptions } from './alerts/worker.js';

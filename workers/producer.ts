@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { GameEvent } from '../streams/events.js';
-import { silentLogger, type Logger } from '../src/log.js';
-import { jobsDropped, queueDepth } from '../src/metrics.js';
+import type { GameEvent } from '../src/model/events.js';
+import { silentLogger, type Logger } from '../src/core/log.js';
+import { jobsDropped, queueDepth } from '../src/core/metrics.js';
 import { EVENTS_QUEUE, bullPrefix, createRedisConnection, toJobId } from './queues.js';
 
 export interface EventProducerOptions {

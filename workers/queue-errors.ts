@@ -1,4 +1,4 @@
-import type { Logger } from '../src/log.js';
+import type { Logger } from '../src/core/log.js';
 
 /** Errors that mean "Redis is unreachable for now": ioredis reconnects, BullMQ carries on. */
 const CONNECTION_ERROR =

@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { createMemoryBus } from './memory.js';
 import { createRedisBus } from './redis.js';
 import type { Bus } from './types.js';

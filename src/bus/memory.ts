@@ -1,5 +1,5 @@
-import type { GameEvent } from '../../streams/events.js';
-import { BusClosedError } from '../errors.js';
+import type { GameEvent } from '../model/events.js';
+import { BusClosedError } from '../core/errors.js';
 import { commitToken } from './commit-token.js';
 import { checkOffset, checkRetention, DEFAULT_RETENTION, TAIL_BATCH_LIMIT } from './options.js';
 import type {

@@ -1,5 +1,5 @@
-import { InvalidOptionsError } from '../errors.js';
-import { LEAGUES } from '../espn/leagues.js';
+import { InvalidOptionsError } from '../core/errors.js';
+import { LEAGUES } from '../core/leagues.js';
 import { OFFSET_PATTERN, type Offset } from './types.js';
 
 /** Events kept per league: a full NBA slate produces ~6,000 events a night, so this holds weeks. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { GameEvent } from '../../streams/events.js';
-import { BusClosedError, BusUnavailableError } from '../errors.js';
-import { isLeague } from '../espn/leagues.js';
-import { silentLogger, type Logger } from '../log.js';
+import type { GameEvent } from '../model/events.js';
+import { BusClosedError, BusUnavailableError } from '../core/errors.js';
+import { isLeague } from '../core/leagues.js';
+import { silentLogger, type Logger } from '../core/log.js';
 import { commitToken } from './commit-token.js';
 import {
   checkOffset,

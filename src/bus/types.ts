@@ -1,5 +1,5 @@
-import type { GameEvent } from '../../streams/events.js';
-import type { League } from '../espn/leagues.js';
+import type { GameEvent } from '../model/events.js';
+import type { League } from '../core/leagues.js';
 
 /**
  * The bus: one event log shared by every instance, the per-game state the engine needs to carry

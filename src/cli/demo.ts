@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { createDaemon } from '../daemon.js';
-import { createLogger } from '../log.js';
-import { startUpstream } from '../upstream/index.js';
+import { loadConfig } from '../daemon/config.js';
+import { createDaemon } from '../daemon/daemon.js';
+import { createLogger } from '../core/log.js';
+import { startUpstream } from '../simulator/index.js';
 
 /**
  * `courtside demo`: the whole thing on one machine with no network and no Redis — the simulator

@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { Option, type Command, type CommanderError } from 'commander';
-import { createClient, type CourtsideClient } from '../espn/client.js';
+import { createClient, type CourtsideClient } from '../client/client.js';
 import { getOperation, OPERATION_NAMES, type OperationSpec } from '../espn/operations.js';
 import { PARAM_RULES, type ParamName } from '../espn/params.js';
-import { CourtsideError } from '../errors.js';
-import { createLogger, silentLogger } from '../log.js';
+import { CourtsideError } from '../core/errors.js';
+import { createLogger, silentLogger } from '../core/log.js';
 import { operationCsv, SUMMARY_TABLE_NAMES, tableToIpc } from '../tables/index.js';
 
 /**

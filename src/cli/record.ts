@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { createClient } from '../espn/client.js';
-import { LEAGUES, isLeague, type League } from '../espn/leagues.js';
+import { createClient } from '../client/client.js';
+import { LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { OPERATIONS, type OperationSpec } from '../espn/operations.js';
 import type { Params } from '../espn/params.js';
 import { createProgress } from './progress.js';

@@ -1,9 +1,9 @@
 import { getHeapStatistics } from 'node:v8';
 import type { Command } from 'commander';
-import { loadConfig, type ConfigFlags } from '../config.js';
-import { createDaemon, type Daemon } from '../daemon.js';
-import { CourtsideError } from '../errors.js';
-import { createLogger, type Logger } from '../log.js';
+import { loadConfig, type ConfigFlags } from '../daemon/config.js';
+import { createDaemon, type Daemon } from '../daemon/daemon.js';
+import { CourtsideError } from '../core/errors.js';
+import { createLogger, type Logger } from '../core/log.js';
 import { exitOnSignals } from './shutdown.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 
 export interface ShutdownOptions {
   logger: Logger;

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { isLeague } from '../espn/leagues.js';
-import { CourtsideError } from '../errors.js';
-import { createLogger } from '../log.js';
-import { startUpstream } from '../upstream/index.js';
-import type { UpstreamOptions } from '../upstream/types.js';
+import { isLeague } from '../core/leagues.js';
+import { CourtsideError } from '../core/errors.js';
+import { createLogger } from '../core/log.js';
+import { startUpstream } from '../simulator/index.js';
+import type { UpstreamOptions } from '../simulator/types.js';
 
 /** `courtside upstream`: the simulator upstream as a process; prints its URL and runs until a signal. */
 

@@ -1,4 +1,4 @@
-import type { GameEvent, GameSnapshot } from '../../streams/events.js';
+import type { GameEvent, GameSnapshot } from '../model/events.js';
 
 /**
  * Lines of the `courtside watch` terminal feed. Pure functions: the command decides on colour

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import WebSocket from 'ws';
-import { EVENT_TYPES, isEventType, type GameEvent, type GameSnapshot } from '../../streams/events.js';
-import { isLeague } from '../espn/leagues.js';
+import { EVENT_TYPES, isEventType, type GameEvent, type GameSnapshot } from '../model/events.js';
+import { isLeague } from '../core/leagues.js';
 import { ANSI, PLAIN, eventLine, snapshotLine } from './watch-format.js';
 
 // Reconnect backoff: quick first retry for a daemon restart, capped for a long outage.

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { Command } from 'commander';
-import { CourtsideError } from '../errors.js';
-import { createLogger, type Logger } from '../log.js';
-import { registry } from '../metrics.js';
+import { CourtsideError } from '../core/errors.js';
+import { createLogger, type Logger } from '../core/log.js';
+import { registry } from '../core/metrics.js';
 import { exitOnSignals } from './shutdown.js';
-import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/alerts/config.js';
+import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/rules-file.js';
 import { createAlertWorker } from '../../workers/alerts/worker.js';
 import { DEFAULT_PREFIX } from '../../workers/queues.js';
 import { createWebhookWorker } from '../../workers/webhooks/worker.js';

@@ -9,9 +9,9 @@ import {
   UpstreamNetworkError,
   UpstreamPayloadError,
   UpstreamTimeoutError,
-} from '../errors.js';
-import type { Logger } from '../log.js';
-import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../metrics.js';
+} from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../core/metrics.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import type { BuiltRequest } from './operations.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';

@@ -1,4 +1,4 @@
-import type { League } from './leagues.js';
+import type { League } from '../core/leagues.js';
 import { OPERATIONS, SUFFIXES, type OperationSpec } from './operations.js';
 import { PARAM_RULES, type ParamName } from './params.js';
 

@@ -1,5 +1,5 @@
-import { InvalidParamsError, UnknownOperationError } from '../errors.js';
-import { LEAGUE_SEGMENT, LEAGUES, type League } from './leagues.js';
+import { InvalidParamsError, UnknownOperationError } from '../core/errors.js';
+import { LEAGUE_SEGMENT, LEAGUES, type League } from '../core/leagues.js';
 import { PARAM_RULES, validateParam, type ParamName } from './params.js';
 
 /**

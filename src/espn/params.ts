@@ -1,4 +1,4 @@
-import { InvalidParamsError } from '../errors.js';
+import { InvalidParamsError } from '../core/errors.js';
 
 /**
  * Client-side parameter names and their validators. Every value is checked before any request

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../../streams/events.js';
+import { EVENT_TYPES, type EventType } from '../model/events.js';
 import { OFFSET_PATTERN } from '../bus/types.js';
-import { LEAGUES, type League } from '../espn/leagues.js';
+import { LEAGUES, type League } from '../core/leagues.js';
 
 /**
  * What clients send on `/v1/stream` (and, as query parameters, on `/v1/stream/sse`), validated

@@ -1,7 +1,7 @@
-import type { GameEvent, GameSnapshot, SnapshotSource } from '../../streams/events.js';
+import type { GameEvent, GameSnapshot, SnapshotSource } from '../model/events.js';
 import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
-import { BusUnavailableError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { BusUnavailableError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
 import type { ClientError, SubscriptionFilter } from './client-protocol.js';
 import type { PreparedEvents } from './prepared-events.js';
 import type { RecentEvents } from './recent-events.js';

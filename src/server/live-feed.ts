@@ -1,6 +1,6 @@
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../model/events.js';
 import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { prepare, type DirtySet, type Subscription } from './delivery.js';
 import { RecentEvents } from './recent-events.js';
 import { createSubscriptionIndex, type SubscriptionIndex } from './subscription-index.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isLeague } from '../espn/leagues.js';
+import { isLeague } from '../core/leagues.js';
 import { sendError, type RouteHandler } from './http-types.js';
 
 /**

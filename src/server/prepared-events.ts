@@ -1,4 +1,4 @@
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../model/events.js';
 import { prepare, type PreparedEvent } from './delivery.js';
 
 /**

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SnapshotSource } from '../../streams/events.js';
+import type { SnapshotSource } from '../model/events.js';
 import type { Bus, Offset } from '../bus/types.js';
-import { silentLogger, type Logger } from '../log.js';
+import { silentLogger, type Logger } from '../core/log.js';
 import { createAuthenticator, originAllowed, rejectUpgrade } from './auth.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
 import type { ActivateContext, Clock } from './delivery.js';

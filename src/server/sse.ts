@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GameSnapshot } from '../../streams/events.js';
-import type { Logger } from '../log.js';
-import { clientsDropped, framesSent, sseConnections } from '../metrics.js';
-import { VERSION } from '../version.js';
+import type { GameSnapshot } from '../model/events.js';
+import type { Logger } from '../core/log.js';
+import { clientsDropped, framesSent, sseConnections } from '../core/metrics.js';
+import { VERSION } from '../core/version.js';
 import {
   createClientProtocol,
   type ClientError,

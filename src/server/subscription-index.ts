@@ -1,4 +1,4 @@
-import type { GameEvent, TeamRef } from '../../streams/events.js';
+import type { GameEvent, TeamRef } from '../model/events.js';
 import type { SubscriptionFilter } from './client-protocol.js';
 
 /**

@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { GameSnapshot } from '../../streams/events.js';
-import type { Logger } from '../log.js';
-import { clientsDropped, framesSent, wsConnections } from '../metrics.js';
-import { VERSION } from '../version.js';
+import type { GameSnapshot } from '../model/events.js';
+import type { Logger } from '../core/log.js';
+import { clientsDropped, framesSent, wsConnections } from '../core/metrics.js';
+import { VERSION } from '../core/version.js';
 import {
   createClientProtocol,
   MAX_DELAY_SECONDS,

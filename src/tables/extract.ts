@@ -1,4 +1,4 @@
-import type { League } from '../espn/leagues.js';
+import type { League } from '../core/leagues.js';
 import { converterFor, isObject, toLogoList, type Converter } from './cells.js';
 import type { Cells, Layout } from './frame.js';
 import { tableColumns, type Cell, type Row, type TableName } from './schema.js';

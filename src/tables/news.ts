@@ -1,4 +1,4 @@
-import type { League } from '../espn/leagues.js';
+import type { League } from '../core/leagues.js';
 import { arr, obj } from './cells.js';
 import { extract, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';

@@ -1,6 +1,6 @@
 import type { Table } from 'apache-arrow';
-import { InvalidOptionsError } from '../errors.js';
-import type { League } from '../espn/leagues.js';
+import { InvalidOptionsError } from '../core/errors.js';
+import type { League } from '../core/leagues.js';
 import { getOperation, OPERATIONS, type OperationSpec } from '../espn/operations.js';
 import { toCsv } from './csv.js';
 import { fixedFrame } from './fixed.js';

@@ -1,4 +1,4 @@
-import type { PlayRow } from '../../streams/events.js';
+import type { PlayRow } from '../model/events.js';
 import { arr, isObject, obj, toCharacter, toDouble, toInteger, toLogical } from './cells.js';
 import type { PlaysRow, WinprobabilityRow } from './schema.js';
 

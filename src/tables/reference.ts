@@ -1,4 +1,4 @@
-import type { League } from '../espn/leagues.js';
+import type { League } from '../core/leagues.js';
 import { arr, isObject, obj, snakeCase, toColour, toLogoList, toSeasonYear } from './cells.js';
 import { extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';

@@ -1,4 +1,4 @@
-import type { League } from '../espn/leagues.js';
+import type { League } from '../core/leagues.js';
 
 /**
  * The one schema of every table the spec fixes ("Resources and their fields"): exact column

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../streams/events.js';
-import type { League } from '../../src/espn/leagues.js';
+import type { GameEvent } from '../../src/model/events.js';
+import type { League } from '../../src/core/leagues.js';
 import {
   compareOffsets,
   OFFSET_PATTERN,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { createBus } from '../../src/bus/index.js';
 import { createRedisBus } from '../../src/bus/redis.js';
 import { EPOCH_SCRIPT } from '../../src/bus/redis-scripts.js';

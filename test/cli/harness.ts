@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config.js';
-import { createDaemon, type Daemon } from '../../src/daemon.js';
-import { silentLogger } from '../../src/log.js';
-import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/upstream/index.js';
+import { loadConfig } from '../../src/daemon/config.js';
+import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { silentLogger } from '../../src/core/log.js';
+import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
 import { finishedSummaries } from '../helpers/fixtures.js';
 
 /**

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAll } from '../../src/cli/record.js';
-import { createClient } from '../../src/espn/client.js';
+import { createClient } from '../../src/client/client.js';
 import { OPERATIONS } from '../../src/espn/operations.js';
-import { silentLogger } from '../../src/log.js';
-import { startUpstream, type RunningUpstream } from '../../src/upstream/index.js';
+import { silentLogger } from '../../src/core/log.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
 import { runCli, runProcess } from './harness.js';
 

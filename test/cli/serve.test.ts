@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { silentLogger } from '../../src/log.js';
-import { startUpstream, type RunningUpstream } from '../../src/upstream/index.js';
+import { silentLogger } from '../../src/core/log.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
 import { getTestRedis } from '../helpers/redis.js';
 

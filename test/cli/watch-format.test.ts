@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventDataMap, EventType, GameEvent, GameSnapshot, PlayRow } from '../../streams/events.js';
+import type { EventDataMap, EventType, GameEvent, GameSnapshot, PlayRow } from '../../src/model/events.js';
 import { ANSI, PLAIN, eventLine, periodLabel, scoreLine, snapshotLine } from '../../src/cli/watch-format.js';
 
 const ESC = String.fromCharCode(27);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParamsError, UnknownOperationError } from '../../src/errors.js';
+import { InvalidParamsError, UnknownOperationError } from '../../src/core/errors.js';
 import {
   OPERATIONS,
   OPERATION_NAMES,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidParamsError } from '../../src/errors.js';
+import { InvalidParamsError } from '../../src/core/errors.js';
 import { buildRequest } from '../../src/espn/operations.js';
 import { validateParam, type ParamName } from '../../src/espn/params.js';
 

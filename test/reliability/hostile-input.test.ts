@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/config.js';
-import { createDaemon, type Daemon } from '../../src/daemon.js';
+import { loadConfig } from '../../src/daemon/config.js';
+import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { overlayRoute } from '../../src/server/overlay-page.js';
-import { startUpstream, type RunningUpstream } from '../../src/upstream/index.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { readRss } from './harness/rss.js';
 
 /**

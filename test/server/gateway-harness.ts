@@ -1,7 +1,7 @@
 import { WebSocket, type ClientOptions } from 'ws';
-import type { EventType, GameEvent, GameSnapshot, SnapshotSource, TeamRef } from '../../streams/events.js';
+import type { EventType, GameEvent, GameSnapshot, SnapshotSource, TeamRef } from '../../src/model/events.js';
 import type { Bus, NewGameEvent } from '../../src/bus/types.js';
-import type { League } from '../../src/espn/leagues.js';
+import type { League } from '../../src/core/leagues.js';
 import { createDaemonServer, type DaemonServer, type DaemonServerOptions } from '../../src/server/server.js';
 
 /** Builders and a real `ws` client for the gateway tests. */

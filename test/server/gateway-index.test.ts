@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, type GameEvent } from '../../streams/events.js';
+import { EVENT_TYPES, type GameEvent } from '../../src/model/events.js';
 import type { SubscriptionFilter } from '../../src/server/client-protocol.js';
 import { createSubscriptionIndex, matchesFilter } from '../../src/server/subscription-index.js';
 import { textFrame } from '../../src/server/ws-gateway.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { EventType, GameEvent } from '../../streams/events.js';
+import type { EventType, GameEvent } from '../../src/model/events.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { compareOffsets } from '../../src/bus/types.js';
 import type { DaemonServer } from '../../src/server/server.js';

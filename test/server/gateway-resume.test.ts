@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { createRedisBus } from '../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../src/bus/types.js';
-import { BusUnavailableError } from '../../src/errors.js';
+import { BusUnavailableError } from '../../src/core/errors.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import { getTestRedis, type TestRedis } from '../helpers/redis.js';
 import {

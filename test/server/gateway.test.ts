@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { clientsDropped, framesSent } from '../../src/metrics.js';
+import { clientsDropped, framesSent } from '../../src/core/metrics.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import {
   commit,

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GameSnapshot } from '../../streams/events.js';
-import type { Daemon } from '../../src/daemon.js';
-import { silentLogger } from '../../src/log.js';
-import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/upstream/index.js';
+import type { GameSnapshot } from '../../src/model/events.js';
+import type { Daemon } from '../../src/daemon/daemon.js';
+import { silentLogger } from '../../src/core/log.js';
+import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/simulator/index.js';
 import { MENS_FINAL, ROOT, startDaemon, waitFor } from '../cli/harness.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
 

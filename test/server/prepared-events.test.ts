@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { PreparedEvents } from '../../src/server/prepared-events.js';
 import { game, makeEvent } from './gateway-harness.js';
 

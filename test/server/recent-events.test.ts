@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { prepare, type PreparedEvent } from '../../src/server/delivery.js';
 import { RecentEvents } from '../../src/server/recent-events.js';
 import { game, makeEvent } from './gateway-harness.js';

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import type { DaemonServer } from '../../src/server/server.js';

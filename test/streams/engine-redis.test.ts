@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisBus } from '../../src/bus/redis.js';
 import type { Bus } from '../../src/bus/types.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { getTestRedis, type TestRedis } from '../helpers/redis.js';
 import { Script } from './helpers.js';
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { BusUnavailableError, InvalidOptionsError } from '../../src/errors.js';
-import { eventsEmitted, pollErrors, trackedGames } from '../../src/metrics.js';
+import { BusUnavailableError, InvalidOptionsError } from '../../src/core/errors.js';
+import { eventsEmitted, pollErrors, trackedGames } from '../../src/core/metrics.js';
 import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { Script, VirtualClock, type ScriptGame } from './helpers.js';
 
 const START = Date.UTC(2025, 0, 1, 0, 0);

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UpstreamPayloadError } from '../../src/errors.js';
+import { UpstreamPayloadError } from '../../src/core/errors.js';
 import { parsePlays } from '../../src/tables/index.js';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import { diffSummary, STALE_ACCEPT_AFTER } from '../../streams/game-diff.js';
 import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';

@@ -1,6 +1,6 @@
 import { VirtualTimeScheduler } from 'rxjs';
-import { UpstreamHttpError, UpstreamPayloadError } from '../../src/errors.js';
-import type { GameEvent, PlayRow } from '../../streams/events.js';
+import { UpstreamHttpError, UpstreamPayloadError } from '../../src/core/errors.js';
+import type { GameEvent, PlayRow } from '../../src/model/events.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 type Json = Record<string, any>;

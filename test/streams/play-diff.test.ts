@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GameEvent, PlayRow } from '../../streams/events.js';
+import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import {
   applyPlayDiff,
   diffPlays,

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { createClient } from '../../src/espn/client.js';
-import type { League } from '../../src/espn/leagues.js';
+import { createClient } from '../../src/client/client.js';
+import type { League } from '../../src/core/leagues.js';
 import { parsePlays } from '../../src/tables/index.js';
-import { startUpstream, type RunningUpstream } from '../../src/upstream/index.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
-import type { GameEvent, PlayRow } from '../../streams/events.js';
+import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../helpers/fixtures.js';
 import { reconstructPlays } from './helpers.js';
 

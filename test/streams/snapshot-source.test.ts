@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GameSnapshot } from '../../streams/events.js';
+import type { GameSnapshot } from '../../src/model/events.js';
 import { createSnapshotSource } from '../../streams/snapshot-source.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/espn/client.js';
-import { silentLogger } from '../../src/log.js';
-import { startUpstream, type RunningUpstream } from '../../src/upstream/index.js';
+import { createClient } from '../../src/client/client.js';
+import { silentLogger } from '../../src/core/log.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
-import type { GameEvent } from '../../streams/events.js';
+import type { GameEvent } from '../../src/model/events.js';
 import type { Alert } from '../../workers/alerts/types.js';
 import { verifySignature } from '../../workers/webhooks/signature.js';
 import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../helpers/fixtures.js';

@@ -1,4 +1,4 @@
-import type { Score, TeamRef } from '../../streams/events.js';
+import type { Score, TeamRef } from '../../src/model/events.js';
 
 /** `1st`..`4th`, then `OT`, `2OT`, `3OT`... (both leagues play four quarters). */
 export function periodLabel(period: number | null | undefined): string {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { League } from '../../src/espn/leagues.js';
-import type { GameEvent } from '../../streams/events.js';
+import type { League } from '../../src/core/leagues.js';
+import type { GameEvent } from '../../src/model/events.js';
 import type { GameRuleState } from './types.js';
 
 // Evaluation holds the lock for a few Redis round trips; 10 s only matters when a worker dies

@@ -1,5 +1,5 @@
-import type { GameEvent, PlayRow, Score } from '../../streams/events.js';
-import type { RuleSettings } from './config.js';
+import type { GameEvent, PlayRow, Score } from '../../src/model/events.js';
+import type { RuleSettings } from '../rules-file.js';
 import { clockSeconds, finalLabel, momentLine, periodLabel, scoreLine } from './format.js';
 import type { Alert, GameRuleState, RuleName, Side } from './types.js';
 

@@ -1,8 +1,8 @@
-import type { League } from '../../src/espn/leagues.js';
-import type { Score, TeamRef } from '../../streams/events.js';
-import type { RuleName } from './config.js';
+import type { League } from '../../src/core/leagues.js';
+import type { Score, TeamRef } from '../../src/model/events.js';
+import type { RuleName } from '../rules-file.js';
 
-export type { RuleName } from './config.js';
+export type { RuleName } from '../rules-file.js';
 
 /** One alert, as pushed to `<prefix>alerts` and POSTed to webhook subscribers. */
 export interface Alert {

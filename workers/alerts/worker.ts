@@ -1,8 +1,8 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { GameEvent } from '../../streams/events.js';
-import { silentLogger, type Logger } from '../../src/log.js';
-import { alertsFired, alertsStale, queueDepth } from '../../src/metrics.js';
+import type { GameEvent } from '../../src/model/events.js';
+import { silentLogger, type Logger } from '../../src/core/log.js';
+import { alertsFired, alertsStale, queueDepth } from '../../src/core/metrics.js';
 import {
   DEFAULT_PREFIX,
   EVENTS_QUEUE,
@@ -13,7 +13,7 @@ import {
 import { logQueueErrors } from '../queue-errors.js';
 import { RecentIds } from './recent-ids.js';
 import { idempotencyKey, webhookJobOptions, type WebhookJobData } from '../webhooks/jobs.js';
-import type { AlertsConfig, SubscriberConfig } from './config.js';
+import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { GameStore } from './game-store.js';
 import { evaluate } from './rules.js';
 import type { Alert, GameRuleState } from './types.js';

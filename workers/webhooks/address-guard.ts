@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { WebhookRefusedError } from '../../src/errors.js';
+import { WebhookRefusedError } from '../../src/core/errors.js';
 
 /**
  * Addresses a webhook may not reach unless `allowPrivateAddresses` is set: a rules file must not

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
-import { VERSION } from '../../src/version.js';
-import { WebhookFailedError } from '../../src/errors.js';
+import { VERSION } from '../../src/core/version.js';
+import { WebhookFailedError } from '../../src/core/errors.js';
 import { assertDeliverableUrl, guardedLookup } from './address-guard.js';
 import { signPayload } from './signature.js';
 

@@ -1,8 +1,8 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { silentLogger, type Logger } from '../../src/log.js';
-import { webhookDeliveries } from '../../src/metrics.js';
-import type { AlertsConfig, SubscriberConfig } from '../alerts/config.js';
+import { silentLogger, type Logger } from '../../src/core/log.js';
+import { webhookDeliveries } from '../../src/core/metrics.js';
+import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { logQueueErrors } from '../queue-errors.js';
 import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
 import { deliverWebhook } from './deliver.js';

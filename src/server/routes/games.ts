@@ -1,5 +1,5 @@
-import type { SnapshotSource } from '../../../streams/events.js';
-import { isLeague } from '../../espn/leagues.js';
+import type { SnapshotSource } from '../../model/events.js';
+import { isLeague } from '../../core/leagues.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 

@@ -1,4 +1,4 @@
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../core/version.js';
 import { sendError, sendJson, type RouteHandler } from '../http-types.js';
 import { isRead } from './respond.js';
 import type { UpstreamCheck } from './upstream-tracker.js';

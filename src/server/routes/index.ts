@@ -1,5 +1,5 @@
-import type { SnapshotSource } from '../../../streams/events.js';
-import type { Logger } from '../../log.js';
+import type { SnapshotSource } from '../../model/events.js';
+import type { Logger } from '../../core/log.js';
 import type { RouteHandler } from '../http-types.js';
 import { createGamesRoute } from './games.js';
 import { createHealthRoute, type HealthRouteOptions } from './health.js';

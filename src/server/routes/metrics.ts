@@ -1,13 +1,14 @@
 import type { Registry } from 'prom-client';
-import { registry as defaultRegistry } from '../../metrics.js';
+import { registry as defaultRegistry, startProcessMetrics } from '../../core/metrics.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead } from './respond.js';
 
-/** `GET /metrics`: the Prometheus text exposition of every metric in `src/metrics.ts`. */
+/** `GET /metrics`: the Prometheus text exposition of every metric in `src/core/metrics.ts`. */
 export function createMetricsRoute(
   options: { registry?: Registry; beforeScrape?: () => Promise<void> } = {},
 ): RouteHandler {
   const registry = options.registry ?? defaultRegistry;
+  if (registry === defaultRegistry) startProcessMetrics();
   return async (req, res, url) => {
     if (url.pathname !== '/metrics') return false;
     if (!isRead(req)) {

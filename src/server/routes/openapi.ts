@@ -1,7 +1,7 @@
 import { OPERATIONS, type OperationSpec } from '../../espn/operations.js';
 import { PARAM_RULES } from '../../espn/params.js';
 import { columnsFor } from '../../tables/index.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../core/version.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { CONTENT_TYPES, FORMATS, SUMMARY_TABLES } from './ops.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';

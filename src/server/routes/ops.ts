@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Table } from 'apache-arrow';
-import { CourtsideError, InvalidParamsError, UpstreamHttpError } from '../../errors.js';
+import { CourtsideError, InvalidParamsError, UpstreamHttpError } from '../../core/errors.js';
 import { buildRequest, OPERATIONS, type OperationSpec } from '../../espn/operations.js';
-import { silentLogger, type Logger } from '../../log.js';
+import { silentLogger, type Logger } from '../../core/log.js';
 import { operationCsv, parseOperation, SUMMARY_TABLE_NAMES, tableToIpc } from '../../tables/index.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';

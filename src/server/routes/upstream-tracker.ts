@@ -1,4 +1,4 @@
-import { CourtsideError, UpstreamHttpError } from '../../errors.js';
+import { CourtsideError, UpstreamHttpError } from '../../core/errors.js';
 import type { OpsClient } from './ops.js';
 
 /**

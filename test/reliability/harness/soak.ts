@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { createRedisBus } from '../../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../../src/bus/types.js';
-import { startUpstream, type RunningUpstream } from '../../../src/upstream/index.js';
-import type { GameEvent } from '../../../streams/events.js';
+import { startUpstream, type RunningUpstream } from '../../../src/simulator/index.js';
+import type { GameEvent } from '../../../src/model/events.js';
 import { startNodeFlags } from '../../helpers/start-flags.js';
 import { readMemoryMap, readRss, rssGrowthAfterWarmup, rssTenths } from './rss.js';
 

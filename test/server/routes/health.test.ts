@@ -75,7 +75,7 @@ describe('upstream tracker', () => {
       freshMs: 60_000,
       now: () => now,
     });
-    const { UpstreamHttpError } = await import('../../../src/errors.js');
+    const { UpstreamHttpError } = await import('../../../src/core/errors.js');
     const failing = tracker.wrap({
       call: async (): Promise<unknown> => {
         throw new UpstreamHttpError(404, 'http://127.0.0.1:1/x');

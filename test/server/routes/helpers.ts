@@ -1,12 +1,12 @@
-import type { GameSnapshot, SnapshotSource } from '../../../streams/events.js';
+import type { GameSnapshot, SnapshotSource } from '../../../src/model/events.js';
 import { createMemoryBus } from '../../../src/bus/memory.js';
-import { createClient, type CourtsideClient } from '../../../src/espn/client.js';
-import type { League } from '../../../src/espn/leagues.js';
+import { createClient, type CourtsideClient } from '../../../src/client/client.js';
+import type { League } from '../../../src/core/leagues.js';
 import type { OperationSpec } from '../../../src/espn/operations.js';
-import { silentLogger } from '../../../src/log.js';
+import { silentLogger } from '../../../src/core/log.js';
 import { createApiRoutes, createUpstreamTracker } from '../../../src/server/routes/index.js';
 import { createDaemonServer, type DaemonServer } from '../../../src/server/server.js';
-import { startUpstream, type RunningUpstream } from '../../../src/upstream/index.js';
+import { startUpstream, type RunningUpstream } from '../../../src/simulator/index.js';
 import { FIXTURES_DIR } from '../../helpers/fixtures.js';
 
 /** Ids the recorded payloads (and the simulator's catalog) know. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registry } from '../../../src/metrics.js';
+import { registry } from '../../../src/core/metrics.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../helpers/fixtures.js';
 import { startApi, type ApiHarness } from './helpers.js';
 

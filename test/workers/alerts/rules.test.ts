@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAlertsConfig } from '../../../workers/alerts/config.js';
+import { defaultAlertsConfig } from '../../../workers/rules-file.js';
 import { clockSeconds, periodLabel } from '../../../workers/alerts/format.js';
 import { evaluate, firstParticipant, scorerName } from '../../../workers/alerts/rules.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
-import type { GameEvent } from '../../../streams/events.js';
+import type { GameEvent } from '../../../src/model/events.js';
 import { GameScript } from '../helpers/events.js';
 
 const rules = defaultAlertsConfig().rules;

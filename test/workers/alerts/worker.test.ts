@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { alertsStale } from '../../../src/metrics.js';
-import { parseAlertsConfig } from '../../../workers/alerts/config.js';
+import { alertsStale } from '../../../src/core/metrics.js';
+import { parseAlertsConfig } from '../../../workers/rules-file.js';
 import { evaluate } from '../../../workers/alerts/rules.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
 import { EVENTS_QUEUE, bullPrefix } from '../../../workers/queues.js';

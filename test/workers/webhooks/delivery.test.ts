@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerWebhooks } from '../../../src/cli/webhooks.js';
-import { parseAlertsConfig } from '../../../workers/alerts/config.js';
+import { parseAlertsConfig } from '../../../workers/rules-file.js';
 import { evaluate } from '../../../workers/alerts/rules.js';
 import { openFailedDeliveries } from '../../../workers/webhooks/failed.js';
 import { verifySignature } from '../../../workers/webhooks/signature.js';

@@ -1,0 +1,195 @@
+import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import { parseOperation, SUMMARY_TABLE_NAMES } from '../tables/index.js';
+import { DEFAULT_USER_AGENT } from '../core/version.js';
+import { createUpstreamHttp, type UpstreamHttp } from '../espn/http.js';
+import { buildRequest, OPERATION_NAMES, type OperationName, type OperationSpec } from '../espn/operations.js';
+import type { Params } from '../espn/params.js';
+
+/**
+ * The TypeScript client: one method per operation of the registry, plus `call`. Parameters are
+ * validated before any I/O; the raw form is the upstream JSON, the default is the tabular form
+ * from `parseOperation` (src/tables).
+ */
+
+export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
+// The spec's limits are "not shown"; 10 s is well above ESPN's usual sub-second answers.
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_RETRIES = 3;
+// Enough for both leagues' pollers plus on-demand calls, few enough to stay a polite client.
+const DEFAULT_CONCURRENCY = 8;
+// First retry after 250-500 ms; doubling reaches the 10 s cap by the sixth retry.
+const DEFAULT_RETRY_BASE_MS = 500;
+const DEFAULT_RETRY_MAX_MS = 10_000;
+// A server asking for more than a minute is down for longer than a caller should wait.
+const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+// A day of summaries for both leagues is under 40 keys; 500 leaves room for on-demand calls.
+const DEFAULT_CACHE_ENTRIES = 500;
+// 15 live summaries are ~7 MB of JSON; the byte budget, not the count, is what bounds memory.
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+export interface ClientOptions {
+  /** Base URL; default `COURTSIDE_UPSTREAM` or `https://site.api.espn.com`. */
+  upstream?: string;
+  /** Default `courtside/<version> (+<project URL>)`. */
+  userAgent?: string;
+  /** Per attempt, default 10000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt on network errors, timeouts, 429 and 5xx; default 3. */
+  retries?: number;
+  /** Connections (requests in flight) to the upstream host; default 8. */
+  concurrency?: number;
+  /** TTL cache and conditional requests; default true. */
+  cache?: boolean;
+  /** Backoff scale of the first retry, in ms; default 500. */
+  retryBaseMs?: number;
+  /** Cap of a computed backoff, in ms; default 10000. */
+  retryMaxMs?: number;
+  /** A longer `Retry-After` stops retrying; default 60000. */
+  maxRetryAfterMs?: number;
+  /** Responses held for the TTL cache and conditional requests; default 500. */
+  cacheMaxEntries?: number;
+  /** Body bytes (decoded JSON) those responses may total; default 33554432 (32 MiB). */
+  cacheMaxBytes?: number;
+  /** Clock for the TTL cache (ms). */
+  now?: () => number;
+  logger?: Logger;
+}
+
+export interface CallOptions {
+  /** Default true: the tabular form; false: the upstream JSON. */
+  returnParsed?: boolean;
+  /** Spec alias of `returnParsed`. */
+  return_parsed?: boolean;
+  /** Tabular flavour: Arrow table (default) or plain rows. */
+  flavour?: 'arrow' | 'rows';
+  /** Spec alias: true means the rows flavour. */
+  return_as_pandas?: boolean;
+  /** Summary only: one of its tables by name. */
+  table?: string;
+  /** Stop waiting; a request shared with other callers carries on. */
+  signal?: AbortSignal;
+  /** Skip the TTL cache (the conditional request is still sent). */
+  fresh?: boolean;
+}
+
+export type CallParams = Params | Readonly<Record<string, string | number>>;
+
+export type OperationMethod = (params?: CallParams, options?: CallOptions) => Promise<unknown>;
+
+export type CourtsideClient = {
+  readonly [K in OperationName]: OperationMethod;
+} & {
+  /** The base URL this client calls. */
+  readonly upstream: string;
+  call(operation: string, params?: CallParams, options?: CallOptions): Promise<unknown>;
+  /** Idempotent; pending calls fail with `UpstreamNetworkError`. */
+  close(): Promise<void>;
+};
+
+export function createClient(options: ClientOptions = {}): CourtsideClient {
+  const upstream = checkUpstream(options.upstream ?? process.env.COURTSIDE_UPSTREAM ?? DEFAULT_UPSTREAM);
+  const http: UpstreamHttp = createUpstreamHttp({
+    upstream,
+    userAgent: checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT),
+    timeoutMs: checkInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, 600_000),
+    retries: checkInt('retries', options.retries, DEFAULT_RETRIES, 0, 10),
+    concurrency: checkInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 256),
+    retryBaseMs: checkInt('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_BASE_MS, 0, 60_000),
+    retryMaxMs: checkInt('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_MAX_MS, 0, 600_000),
+    maxRetryAfterMs: checkInt(
+      'maxRetryAfterMs',
+      options.maxRetryAfterMs,
+      DEFAULT_MAX_RETRY_AFTER_MS,
+      0,
+      3_600_000,
+    ),
+    cache: options.cache ?? true,
+    cacheMaxEntries: checkInt('cacheMaxEntries', options.cacheMaxEntries, DEFAULT_CACHE_ENTRIES, 1, 1e6),
+    cacheMaxBytes: checkInt('cacheMaxBytes', options.cacheMaxBytes, DEFAULT_CACHE_BYTES, 1, 2 ** 32),
+    now: options.now ?? Date.now,
+    logger: options.logger ?? silentLogger,
+  });
+
+  async function call(operation: string, params: CallParams = {}, callOptions: CallOptions = {}) {
+    const request = buildRequest(operation, params);
+    const parsed = callOptions.returnParsed ?? callOptions.return_parsed ?? true;
+    if (parsed) checkParseOptions(request.operation, callOptions);
+    const raw = await http.get(request, {
+      ...(callOptions.fresh !== undefined ? { fresh: callOptions.fresh } : {}),
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+    });
+    if (!parsed) return raw;
+    return parseOperation(request.operation.name, raw, {
+      ...(callOptions.flavour ? { flavour: callOptions.flavour } : {}),
+      ...(callOptions.return_as_pandas !== undefined
+        ? { return_as_pandas: callOptions.return_as_pandas }
+        : {}),
+      ...(callOptions.table !== undefined ? { table: callOptions.table } : {}),
+    });
+  }
+
+  const methods = Object.fromEntries(
+    OPERATION_NAMES.map((name): [OperationName, OperationMethod] => [
+      name,
+      (params, callOptions) => call(name, params, callOptions),
+    ]),
+  ) as Record<OperationName, OperationMethod>;
+
+  return Object.freeze({ ...methods, upstream, call, close: () => http.close() });
+}
+
+/** The tabular options, checked like the parameters: before any request. */
+function checkParseOptions(operation: OperationSpec, options: CallOptions): void {
+  const { flavour, table } = options;
+  if (flavour !== undefined && flavour !== 'arrow' && flavour !== 'rows') {
+    throw new InvalidOptionsError(`flavour: expected "arrow" or "rows", got ${JSON.stringify(flavour)}`);
+  }
+  if (table === undefined) return;
+  if (operation.result !== 'summary') {
+    throw new InvalidOptionsError(`table: only summary operations have named tables, not ${operation.name}`);
+  }
+  if (!(SUMMARY_TABLE_NAMES as readonly string[]).includes(table)) {
+    throw new InvalidOptionsError(
+      `table: unknown table ${JSON.stringify(table)}; one of ${SUMMARY_TABLE_NAMES.join(', ')}`,
+    );
+  }
+}
+
+function checkUpstream(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidConfigError('upstream', `not a URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidConfigError('upstream', `must be http or https, got ${url.protocol}`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new InvalidConfigError('upstream', 'must have no query, fragment or credentials');
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+function checkUserAgent(value: string): string {
+  // A header value: printable ASCII only, so it cannot inject another header.
+  if (!/^[\x20-\x7e]{1,256}$/.test(value)) {
+    throw new InvalidConfigError('userAgent', 'must be 1-256 printable ASCII characters');
+  }
+  return value;
+}
+
+function checkInt(
+  field: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidConfigError(field, `must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import { InvalidConfigError } from '../core/errors.js';
+import { LEAGUES, type League } from '../core/leagues.js';
+
+/**
+ * The daemon's configuration, parsed once from the environment and CLI flags (flags win).
+ * Every error names the variable or flag it came from and the form that was expected.
+ */
+export interface Config {
+  /** Base URL of the ESPN-compatible upstream, without a trailing slash. */
+  upstream: string;
+  port: number;
+  host: string;
+  /** Unset: in-memory event log, no job queues, no leases. */
+  redisUrl: string | undefined;
+  /** Key prefix for everything courtside writes to Redis. */
+  prefix: string;
+  leagues: League[];
+  summaryIntervalMs: number;
+  /** Bearer tokens accepted on HTTP and WebSocket; empty: no authentication. */
+  tokens: string[];
+  /** Allowed `Origin` values for browsers; empty: any origin. */
+  origins: string[];
+  /** Events kept in the log per league. */
+  retention: number;
+  /** How long a finished game's state stays on the bus, in seconds. */
+  finishedGameTtlS: number;
+  logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** CLI flags as commander hands them over (strings), all optional. */
+export interface ConfigFlags {
+  upstream?: string;
+  port?: string | number;
+  host?: string;
+  redis?: string;
+  prefix?: string;
+  leagues?: string;
+  summaryInterval?: string | number;
+  tokens?: string;
+  origins?: string;
+  retention?: string | number;
+  finishedGameTtl?: string | number;
+  logLevel?: string;
+}
+
+export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '0.0.0.0';
+export const DEFAULT_PREFIX = 'courtside:';
+export const DEFAULT_SUMMARY_INTERVAL_MS = 3000;
+// The design's floor: faster than once a second would hammer the upstream for no visible gain.
+export const MIN_SUMMARY_INTERVAL_MS = 1000;
+// The design's default: a full NBA game is ~500 plays, so 100,000 covers weeks of games per league.
+export const DEFAULT_RETENTION = 100_000;
+// A day: finished games stay listed (snapshots, /v1/games) through the next day's morning.
+export const DEFAULT_FINISHED_GAME_TTL_S = 86_400;
+// Below this a busy evening's slate would be trimmed before reconnecting clients could resume.
+export const MIN_RETENTION = 100;
+
+interface Source {
+  env: string;
+  flag: keyof ConfigFlags;
+  flagName: string;
+}
+
+const SOURCES = {
+  upstream: { env: 'COURTSIDE_UPSTREAM', flag: 'upstream', flagName: '--upstream' },
+  port: { env: 'PORT', flag: 'port', flagName: '--port' },
+  host: { env: 'HOST', flag: 'host', flagName: '--host' },
+  redisUrl: { env: 'REDIS_URL', flag: 'redis', flagName: '--redis' },
+  prefix: { env: 'COURTSIDE_PREFIX', flag: 'prefix', flagName: '--prefix' },
+  leagues: { env: 'COURTSIDE_LEAGUES', flag: 'leagues', flagName: '--leagues' },
+  summaryIntervalMs: {
+    env: 'COURTSIDE_SUMMARY_INTERVAL_MS',
+    flag: 'summaryInterval',
+    flagName: '--summary-interval',
+  },
+  tokens: { env: 'COURTSIDE_TOKENS', flag: 'tokens', flagName: '--tokens' },
+  origins: { env: 'COURTSIDE_ORIGINS', flag: 'origins', flagName: '--origins' },
+  retention: { env: 'COURTSIDE_RETENTION', flag: 'retention', flagName: '--retention' },
+  finishedGameTtlS: {
+    env: 'COURTSIDE_FINISHED_GAME_TTL',
+    flag: 'finishedGameTtl',
+    flagName: '--finished-game-ttl',
+  },
+  logLevel: { env: 'LOG_LEVEL', flag: 'logLevel', flagName: '--log-level' },
+} as const satisfies Record<keyof Config, Source>;
+
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+
+const httpUrl = z
+  .string()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash;
+    } catch {
+      return false;
+    }
+  }, 'an absolute http:// or https:// URL without query or fragment, e.g. https://site.api.espn.com')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const intIn = (min: number, max: number, form: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, form)
+    .transform(Number)
+    .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, form);
+
+const FIELDS = {
+  upstream: httpUrl,
+  port: intIn(0, 65535, 'an integer port 0-65535 (0 picks a free port)'),
+  host: z.string().regex(/^[A-Za-z0-9.:[\]-]+$/, 'a host name or IP address, e.g. 0.0.0.0 or 127.0.0.1'),
+  redisUrl: z.string().refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'redis:' || u.protocol === 'rediss:';
+    } catch {
+      return false;
+    }
+  }, 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379'),
+  prefix: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, 'up to 64 letters, digits or : . _ -, e.g. courtside:'),
+  leagues: z
+    .string()
+    .transform(list)
+    .refine(
+      (ls) => ls.length > 0 && ls.every((l) => (LEAGUES as readonly string[]).includes(l)),
+      `a comma-separated list of ${LEAGUES.join(', ')}`,
+    )
+    .transform((ls) => [...new Set(ls)] as League[]),
+  summaryIntervalMs: intIn(
+    MIN_SUMMARY_INTERVAL_MS,
+    3_600_000,
+    `an integer number of milliseconds, at least ${MIN_SUMMARY_INTERVAL_MS}`,
+  ),
+  tokens: z
+    .string()
+    .transform(list)
+    .refine((ts) => ts.every((t) => /^[\x21-\x7e]+$/.test(t) && !t.includes(',')), {
+      message: 'a comma-separated list of tokens of printable ASCII without spaces',
+    }),
+  origins: z
+    .string()
+    .transform(list)
+    .refine(
+      (os) =>
+        os.every((o) => {
+          try {
+            return new URL(o).origin === o;
+          } catch {
+            return false;
+          }
+        }),
+      'a comma-separated list of origins like https://example.com (scheme, host, optional port; no path)',
+    ),
+  retention: intIn(MIN_RETENTION, 100_000_000, `an integer number of events, at least ${MIN_RETENTION}`),
+  finishedGameTtlS: intIn(60, 366 * 86_400, 'an integer number of seconds from 60 to 31622400'),
+  logLevel: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }),
+} satisfies Record<keyof Config, z.ZodType>;
+
+const DEFAULTS: { [K in keyof Config]: string | undefined } = {
+  upstream: DEFAULT_UPSTREAM,
+  port: String(DEFAULT_PORT),
+  host: DEFAULT_HOST,
+  redisUrl: undefined,
+  prefix: DEFAULT_PREFIX,
+  leagues: LEAGUES.join(','),
+  summaryIntervalMs: String(DEFAULT_SUMMARY_INTERVAL_MS),
+  tokens: '',
+  origins: '',
+  retention: String(DEFAULT_RETENTION),
+  finishedGameTtlS: String(DEFAULT_FINISHED_GAME_TTL_S),
+  logLevel: 'info',
+};
+
+/**
+ * Reads the configuration: each field from its flag when given, else its environment variable
+ * when set and non-empty, else the default. Throws `InvalidConfigError` naming the source.
+ */
+export function loadConfig(
+  options: { env?: NodeJS.ProcessEnv | Record<string, string | undefined>; flags?: ConfigFlags } = {},
+): Config {
+  const env = options.env ?? process.env;
+  const flags = options.flags ?? {};
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(FIELDS) as Array<keyof Config>) {
+    const source: Source = SOURCES[key];
+    const flagValue = flags[source.flag];
+    const envValue = env[source.env];
+    let raw: string | undefined;
+    let from: string;
+    if (flagValue !== undefined) {
+      raw = String(flagValue);
+      from = source.flagName;
+    } else if (envValue !== undefined && envValue !== '') {
+      raw = envValue;
+      from = source.env;
+    } else {
+      raw = DEFAULTS[key];
+      from = `${source.env} (default)`;
+    }
+    if (raw === undefined) {
+      out[key] = undefined;
+      continue;
+    }
+    const parsed = (FIELDS[key] as z.ZodType).safeParse(raw.trim());
+    if (!parsed.success) {
+      const expected = parsed.error.issues[0]?.message ?? 'a valid value';
+      throw new InvalidConfigError(from, `invalid value ${JSON.stringify(raw)}; expected ${expected}`);
+    }
+    out[key] = parsed.data;
+  }
+  return out as unknown as Config;
+}
+
+/** The configuration as it is safe to log: tokens and Redis credentials hidden. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    tokens: config.tokens.length ? `${config.tokens.length} token(s)` : 'none',
+    redisUrl: config.redisUrl ? redactUrl(config.redisUrl) : undefined,
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '[invalid url]';
+  }
+}

@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Subscription } from 'rxjs';
+import type { Engine } from '../../streams/engine.js';
+import { createEngine } from '../../streams/engine.js';
+import { createEventProducer } from '../../workers/producer.js';
+import { bullPrefix, createRedisConnection, EVENTS_QUEUE, WEBHOOKS_QUEUE } from '../../workers/queues.js';
+import { createBus } from '../bus/index.js';
+import type { Bus } from '../bus/types.js';
+import { describeConfig, type Config } from './config.js';
+import { LEAGUES } from '../core/leagues.js';
+import { createClient, type CourtsideClient } from '../client/client.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import { queueDepth } from '../core/metrics.js';
+import { createApiRoutes, createUpstreamTracker } from '../server/routes/index.js';
+import type { RouteHandler } from '../server/http-types.js';
+import { createDaemonServer, type DaemonServer } from '../server/server.js';
+import { overlayRoute } from '../server/overlay-page.js';
+
+/**
+ * The daemon: one client, one bus, one engine, the job producer (with Redis), and one HTTP
+ * server carrying the WebSocket gateway, SSE and the HTTP API. `close()` takes it down in the
+ * order that loses nothing: pollers stop, queued jobs and the log are flushed, clients are told
+ * (1001 "going away"), leases are released, connections closed.
+ */
+export interface Daemon {
+  /** `http://127.0.0.1:PORT` once started. */
+  readonly url: string;
+  readonly engine: Engine;
+  readonly bus: Bus;
+  readonly server: DaemonServer;
+  readonly client: CourtsideClient;
+  readonly instanceId: string;
+  start(): Promise<void>;
+  /** Idempotent; resolves within `closeTimeoutMs` whatever a component does. */
+  close(): Promise<void>;
+}
+
+export interface DaemonOptions {
+  logger?: Logger;
+  /** Extra routes tried after the HTTP API's and the overlay page's. */
+  routes?: RouteHandler[];
+  /** Client overrides (tests shorten timeouts and retries). */
+  client?: { timeoutMs?: number; retries?: number; cache?: boolean };
+  instanceId?: string;
+  closeTimeoutMs?: number;
+}
+
+// SIGTERM must end the process within 5 s (orchestrators kill after that); 4.5 s leaves room to exit.
+const DEFAULT_CLOSE_TIMEOUT_MS = 4_500;
+// A health check answers in under a second or counts Redis as down.
+const REDIS_PING_TIMEOUT_MS = 1_000;
+
+export function createDaemon(config: Config, options: DaemonOptions = {}): Daemon {
+  const logger = options.logger ?? silentLogger;
+  const instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+
+  const client = createClient({
+    upstream: config.upstream,
+    logger: logger.child({ component: 'client' }),
+    ...options.client,
+  });
+  const tracker = createUpstreamTracker({ upstream: config.upstream });
+  const trackedClient = tracker.wrap(client);
+
+  const bus = createBus({
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    prefix: config.prefix,
+    // The log is one stream for every league, so it keeps the per-league figure for each league.
+    retention: config.retention * LEAGUES.length,
+    logger: logger.child({ component: 'bus' }),
+  });
+
+  const engine = createEngine({
+    client: trackedClient,
+    leagues: config.leagues,
+    bus,
+    instanceId,
+    intervals: { summaryMs: config.summaryIntervalMs },
+    finishedGameTtlMs: config.finishedGameTtlS * 1_000,
+    // The engine names itself in its logs (component: engine).
+    logger,
+  });
+
+  const producer = config.redisUrl
+    ? createEventProducer({
+        redisUrl: config.redisUrl,
+        prefix: config.prefix,
+        logger: logger.child({ component: 'producer' }),
+      })
+    : undefined;
+
+  const pinger = config.redisUrl ? createPinger(config.redisUrl, logger) : undefined;
+  const depth = config.redisUrl ? createQueueDepthProbe(config.redisUrl, config.prefix) : undefined;
+
+  const routes = [
+    ...createApiRoutes({
+      client: trackedClient,
+      snapshots: engine.snapshots,
+      health: {
+        upstream: tracker,
+        ...(pinger ? { redisPing: pinger.ping } : {}),
+        pollers: () => engine.status(),
+      },
+      auth: config.tokens.length > 0,
+      logger: logger.child({ component: 'http' }),
+      ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
+    }),
+    overlayRoute(),
+    ...(options.routes ?? []),
+  ];
+
+  const server = createDaemonServer({
+    port: config.port,
+    host: config.host,
+    bus,
+    snapshots: engine.snapshots,
+    routes,
+    tokens: config.tokens,
+    origins: config.origins,
+    logger: logger.child({ component: 'server' }),
+  });
+
+  let events: Subscription | undefined;
+  let closing: Promise<void> | undefined;
+  let started = false;
+
+  async function start(): Promise<void> {
+    if (started) return;
+    started = true;
+    logger.info({ config: describeConfig(config), instanceId }, 'starting courtside');
+    await server.start();
+    events = engine.events$.subscribe({
+      next: (event) => {
+        logger.debug({ event }, `${event.league} ${event.gameId} ${event.type}`);
+        producer?.add(event);
+      },
+      // The engine's stream should not fail; if it does, say so rather than die.
+      error: (err: unknown) => logger.error({ err }, 'engine event stream failed'),
+    });
+    engine.start();
+  }
+
+  async function shutdown(): Promise<void> {
+    const step = async (name: string, work: () => Promise<void> | void): Promise<void> => {
+      try {
+        await work();
+      } catch (err) {
+        logger.warn({ err, step: name }, 'shutdown step failed');
+      }
+    };
+    // Pollers first (the engine releases its leases as it stops them), so nothing new arrives.
+    await step('engine', () => engine.close());
+    events?.unsubscribe();
+    await step('producer', () => producer?.close());
+    // Clients get 1001 after the last events were fanned out.
+    await step('server', () => server.close());
+    await step('bus', () => bus.close());
+    await step('client', () => client.close());
+    await step('redis ping', () => pinger?.close());
+    await step('queue depth', () => depth?.close());
+  }
+
+  function close(): Promise<void> {
+    closing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        logger.warn({ timeoutMs: closeTimeoutMs }, 'shutdown did not finish in time; giving up on the rest');
+        resolve();
+      }, closeTimeoutMs);
+      timer.unref();
+      void shutdown().finally(() => {
+        clearTimeout(timer);
+        logger.info('courtside stopped');
+        resolve();
+      });
+    });
+    return closing;
+  }
+
+  return {
+    get url() {
+      return server.url;
+    },
+    engine,
+    bus,
+    server,
+    client,
+    instanceId,
+    start,
+    close,
+  };
+}
+
+/**
+ * Queue depth for `/metrics`, read from BullMQ when Prometheus scrapes (the workers may run in
+ * other processes, so this process's gauges would otherwise only know its own buffer).
+ */
+function createQueueDepthProbe(
+  url: string,
+  prefix: string,
+): { refresh(): Promise<void>; close(): Promise<void> } {
+  let queues: Queue[] | undefined;
+  let connection: Redis | undefined;
+  return {
+    async refresh() {
+      if (!queues) {
+        // Fail fast while Redis is away: a scrape must not hang on it.
+        connection = createRedisConnection(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+        queues = [EVENTS_QUEUE, WEBHOOKS_QUEUE].map(
+          (name) => new Queue(name, { connection: connection as Redis, prefix: bullPrefix(prefix) }),
+        );
+        for (const queue of queues) queue.on('error', () => undefined);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('queue depth timed out')), REDIS_PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([
+          Promise.all(
+            queues.map(async (queue) => {
+              const counts = await queue.getJobCounts('waiting', 'delayed', 'prioritized');
+              queueDepth.set(
+                { queue: queue.name },
+                Object.values(counts).reduce((a, b) => a + b, 0),
+              );
+            }),
+          ),
+          timeout,
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      await Promise.all((queues ?? []).map((q) => q.close().catch(() => undefined)));
+      connection?.disconnect();
+    },
+  };
+}
+
+/** A dedicated connection for `/healthz`, so a busy blocking reader never delays the answer. */
+function createPinger(url: string, logger: Logger): { ping(): Promise<number>; close(): Promise<void> } {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    // Fail fast instead of queueing while disconnected: health must reflect now.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+  });
+  let lastLogged = 0;
+  redis.on('error', (err: Error) => {
+    // ioredis reconnects by itself; one line a minute is enough to say Redis is away.
+    if (Date.now() - lastLogged > 60_000) {
+      lastLogged = Date.now();
+      logger.warn({ err: err.message }, 'redis (health connection) unavailable');
+    }
+  });
+  redis.connect().catch(() => undefined);
+  return {
+    async ping() {
+      const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      let onReady: (() => void) | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('redis did not answer within 1 s')), REDIS_PING_TIMEOUT_MS);
+      });
+      try {
+        // Right after start (or a reconnect) the connection may not be ready yet: wait for it, within the timeout.
+        const ready =
+          redis.status === 'ready'
+            ? Promise.resolve()
+            : new Promise<void>((resolve) => {
+                onReady = resolve;
+                redis.once('ready', onReady);
+              });
+        await Promise.race([ready.then(() => redis.ping()), timeout]);
+      } finally {
+        clearTimeout(timer);
+        if (onReady) redis.off('ready', onReady);
+      }
+      return Math.round((performance.now() - started) * 10) / 10;
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}

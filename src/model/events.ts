@@ -1,0 +1,216 @@
+import type { League } from '../core/leagues.js';
+
+/**
+ * The event model. Every event shares one envelope; `type` discriminates `data`.
+ * `id` is deterministic from the content (an updated play's id carries a version hash), so a
+ * duplicate caused by a restart or fail-over is recognisable downstream. `seq` increases per game.
+ * `offset` is the position in the event log, assigned when the event is appended.
+ */
+export type EventType =
+  | 'game.started'
+  | 'game.ended'
+  | 'game.status'
+  | 'period.started'
+  | 'period.ended'
+  | 'score.changed'
+  | 'play.added'
+  | 'play.updated'
+  | 'play.removed'
+  | 'winprob.changed';
+
+export const EVENT_TYPES: readonly EventType[] = [
+  'game.started',
+  'game.ended',
+  'game.status',
+  'period.started',
+  'period.ended',
+  'score.changed',
+  'play.added',
+  'play.updated',
+  'play.removed',
+  'winprob.changed',
+];
+
+/** One row of the spec's `plays` table (summary), exact columns and types. */
+export interface PlayRow {
+  id: string | null;
+  sequence_number: string | null;
+  text: string | null;
+  away_score: number | null;
+  home_score: number | null;
+  scoring_play: boolean | null;
+  score_value: number | null;
+  participants: string | null;
+  wallclock: string | null;
+  shooting_play: boolean | null;
+  points_attempted: number | null;
+  short_description: string | null;
+  type_id: string | null;
+  type_text: string | null;
+  period_number: number | null;
+  period_display_value: string | null;
+  clock_display_value: string | null;
+  team_id: string | null;
+  coordinate_x: number | null;
+  coordinate_y: number | null;
+}
+
+export interface TeamRef {
+  id: string;
+  abbreviation: string;
+}
+
+export interface Score {
+  home: number;
+  away: number;
+}
+
+export type GameState = 'pre' | 'in' | 'post';
+
+export interface GameStartedData {
+  home: TeamRef;
+  away: TeamRef;
+  /** Scheduled start, ISO 8601. */
+  date: string | null;
+}
+
+export interface GameEndedData {
+  score: Score;
+  /** `home`, `away`, or null if the upstream names no winner. */
+  winner: 'home' | 'away' | null;
+  periods: number;
+  detail: string | null;
+}
+
+export interface GameStatusData {
+  state: GameState;
+  previousState: GameState | null;
+  /** ESPN status type name, e.g. STATUS_IN_PROGRESS, STATUS_POSTPONED, STATUS_SUSPENDED. */
+  name: string | null;
+  detail: string | null;
+  description: string | null;
+}
+
+export interface PeriodData {
+  period: number;
+}
+
+export interface ScoreChangedData {
+  score: Score;
+  previous: Score;
+  period: number | null;
+  clock: string | null;
+}
+
+export interface PlayAddedData {
+  play: PlayRow;
+  /**
+   * Id of the play just before this one in the upstream's list (null: first). Plays are not
+   * sorted by sequence number upstream; inserting after `after` rebuilds the upstream's order.
+   */
+  after?: string | null;
+  /** Position in the upstream's list when the event was produced (0-based); a fallback for `after`. */
+  index?: number;
+}
+
+export interface PlayUpdatedData {
+  play: PlayRow;
+  /** Names of the `plays` columns whose values changed. */
+  changed: string[];
+  previous: Partial<PlayRow>;
+  /** Present when the play changed position in the upstream's list: move it after this id (null: first). */
+  after?: string | null;
+  /** True when the play changed position (then `changed` may be empty). */
+  moved?: boolean;
+}
+
+export interface PlayRemovedData {
+  playId: string;
+  /** The last row held for the play before it vanished. */
+  play: PlayRow | null;
+}
+
+export interface WinprobChangedData {
+  playId: string;
+  homeWinPercentage: number;
+  previousHomeWinPercentage: number | null;
+  tiePercentage: number | null;
+}
+
+export interface EventDataMap {
+  'game.started': GameStartedData;
+  'game.ended': GameEndedData;
+  'game.status': GameStatusData;
+  'period.started': PeriodData;
+  'period.ended': PeriodData;
+  'score.changed': ScoreChangedData;
+  'play.added': PlayAddedData;
+  'play.updated': PlayUpdatedData;
+  'play.removed': PlayRemovedData;
+  'winprob.changed': WinprobChangedData;
+}
+
+export interface EventEnvelope<T extends EventType = EventType> {
+  id: string;
+  /** Position in the event log; absent until appended. */
+  offset?: string;
+  type: T;
+  league: League;
+  gameId: string;
+  /** Increases by one per event within a game, across restarts and fail-overs. */
+  seq: number;
+  /** When the engine observed the change, ISO 8601 UTC. */
+  at: string;
+  /** The game's two teams, so consumers can filter by team without a lookup. */
+  teams: { home: TeamRef; away: TeamRef };
+  data: EventDataMap[T];
+}
+
+/** The discriminated union of all events. */
+export type GameEvent = { [T in EventType]: EventEnvelope<T> }[EventType];
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** A team as the scorebug shows it. */
+export interface SnapshotTeam extends TeamRef {
+  displayName: string | null;
+  /** Hex colour without `#`. */
+  color: string | null;
+  alternateColor: string | null;
+  logo: string | null;
+}
+
+/**
+ * The current state of one game: what a `snapshot` frame, `GET /v1/games/<league>/<id>` and the
+ * overlay show. Built by the engine and stored with the game's state on the bus, so every
+ * instance serves the same snapshot whichever instance polls the game.
+ */
+export interface GameSnapshot {
+  league: League;
+  gameId: string;
+  /** The `seq` of the newest event applied to this snapshot. */
+  seq: number;
+  state: GameState;
+  status: { name: string | null; detail: string | null; description: string | null };
+  teams: { home: SnapshotTeam; away: SnapshotTeam };
+  score: Score;
+  period: number | null;
+  clock: string | null;
+  /** Scheduled start, ISO 8601. */
+  date: string | null;
+  /** The spec's scoreboard row for this game, when the scoreboard has been seen. */
+  scoreboard: Record<string, unknown> | null;
+  /** The newest plays, oldest first (at most 20). */
+  recentPlays: PlayRow[];
+  winProbability: { playId: string; homeWinPercentage: number; tiePercentage: number | null } | null;
+  updatedAt: string;
+}
+
+/** Read access to snapshots, whichever instance produced them. */
+export interface SnapshotSource {
+  snapshot(league: League, gameId: string): Promise<GameSnapshot | undefined>;
+  /** Shared between concurrent callers: read it, do not change it. */
+  list(): Promise<readonly GameSnapshot[]>;
+}

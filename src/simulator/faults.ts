@@ -1,0 +1,147 @@
+import { InvalidOptionsError } from '../core/errors.js';
+import { createRandom, type Random } from './random.js';
+
+/**
+ * Fault injection. Probabilities apply per response; one-shot faults queued by tests
+ * (`failNext`, `hangNext`, `malformedNext`) take precedence, in the order they were queued.
+ */
+export interface FaultSpec {
+  /** Probability of a 5xx answer (sometimes with Retry-After). */
+  error?: number;
+  /** Probability of never answering (the client times out). */
+  timeout?: number;
+  /** Probability of a truncated JSON body. */
+  malformed?: number;
+  /** Probability, per summary response of a live game, of changing an already revealed play. */
+  correct?: number;
+  /** Probability, per summary response of a live game, of a revealed play vanishing. */
+  remove?: number;
+  /** Fixed added delay in ms before every answer. */
+  latency?: number;
+}
+
+export interface FaultController {
+  /** Replaces the probabilistic faults (one-shot faults stay queued). */
+  set(spec: string | FaultSpec): void;
+  /** The next `n` requests answer `status` (default 503), with `Retry-After: retryAfter` seconds when given. */
+  failNext(n: number, options?: { status?: number; retryAfter?: number }): void;
+  /** The next `n` requests never get an answer (until the client gives up or the simulator closes). */
+  hangNext(n: number): void;
+  /** The next `n` requests get a truncated JSON body. */
+  malformedNext(n: number): void;
+  /** Removes all probabilistic and queued faults. */
+  clear(): void;
+  readonly spec: Readonly<FaultSpec>;
+}
+
+export type FaultDecision =
+  { kind: 'error'; status: number; retryAfter?: number } | { kind: 'hang' } | { kind: 'malformed' };
+
+const KEYS = ['error', 'timeout', 'malformed', 'correct', 'remove', 'latency'] as const;
+// Why: the 5xx statuses ESPN's edge answers with when it sheds load.
+const ERROR_STATUSES = [500, 502, 503, 504] as const;
+
+export function parseFaultSpec(input: string | FaultSpec | undefined): FaultSpec {
+  if (input === undefined) return {};
+  const spec: FaultSpec = {};
+  const entries: [string, unknown][] =
+    typeof input === 'string'
+      ? input
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .map((part) => {
+            const [key = '', value = ''] = part.split('=').map((s) => s.trim());
+            return [key, value === '' ? NaN : Number(value)];
+          })
+      : Object.entries(input).filter(([, v]) => v !== undefined);
+  for (const [key, raw] of entries) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      throw new InvalidOptionsError(`faults: unknown fault "${key}"; expected one of ${KEYS.join(', ')}`);
+    }
+    const value = Number(raw);
+    const isLatency = key === 'latency';
+    if (!Number.isFinite(value) || value < 0 || (!isLatency && value > 1)) {
+      throw new InvalidOptionsError(
+        `faults: ${key}=${String(raw)} is invalid; expected ${isLatency ? 'milliseconds >= 0' : 'a probability between 0 and 1'}`,
+      );
+    }
+    spec[key as (typeof KEYS)[number]] = value;
+  }
+  return spec;
+}
+
+export class Faults implements FaultController {
+  private current: FaultSpec;
+  private queue: FaultDecision[] = [];
+  private readonly random: Random;
+
+  constructor(spec: string | FaultSpec | undefined, seed: number) {
+    this.current = parseFaultSpec(spec);
+    this.random = createRandom(seed);
+  }
+
+  get spec(): Readonly<FaultSpec> {
+    return this.current;
+  }
+
+  set(spec: string | FaultSpec): void {
+    this.current = parseFaultSpec(spec);
+  }
+
+  failNext(n: number, options: { status?: number; retryAfter?: number } = {}): void {
+    const status = options.status ?? 503;
+    for (let i = 0; i < n; i++) {
+      this.queue.push(
+        options.retryAfter === undefined
+          ? { kind: 'error', status }
+          : { kind: 'error', status, retryAfter: options.retryAfter },
+      );
+    }
+  }
+
+  hangNext(n: number): void {
+    for (let i = 0; i < n; i++) this.queue.push({ kind: 'hang' });
+  }
+
+  malformedNext(n: number): void {
+    for (let i = 0; i < n; i++) this.queue.push({ kind: 'malformed' });
+  }
+
+  clear(): void {
+    this.current = {};
+    this.queue = [];
+  }
+
+  /** The fault for the next response, if any. Draws are made in a fixed order so a seed replays. */
+  next(): FaultDecision | undefined {
+    const queued = this.queue.shift();
+    if (queued) return queued;
+    const { error = 0, timeout = 0, malformed = 0 } = this.current;
+    if (error > 0 && this.random() < error) {
+      const status = ERROR_STATUSES[Math.floor(this.random() * ERROR_STATUSES.length)] ?? 503;
+      // Why 1 s: long enough to be honoured visibly, short enough for tests and demos.
+      return status === 503 && this.random() < 0.5
+        ? { kind: 'error', status, retryAfter: 1 }
+        : { kind: 'error', status };
+    }
+    if (timeout > 0 && this.random() < timeout) return { kind: 'hang' };
+    if (malformed > 0 && this.random() < malformed) return { kind: 'malformed' };
+    return undefined;
+  }
+
+  /** Whether to apply a play correction / removal to this live summary response. */
+  roll(kind: 'correct' | 'remove'): boolean {
+    const p = this.current[kind] ?? 0;
+    return p > 0 && this.random() < p;
+  }
+
+  /** A draw for choosing which play to change, from the same seeded stream. */
+  draw(): number {
+    return this.random();
+  }
+
+  get latency(): number {
+    return this.current.latency ?? 0;
+  }
+}

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { InvalidOptionsError } from '../core/errors.js';
+import { LEAGUES, isLeague, type League } from '../core/leagues.js';
+import { silentLogger } from '../core/log.js';
+import { Faults } from './faults.js';
+import { FixtureStore } from './fixture-store.js';
+import { createReplayGame, type SimulatedGame } from './replay-game.js';
+import { RequestLog } from './request-log.js';
+import { createSimulatorServer } from './server.js';
+import { generateFinishedSummary, syntheticGameId } from './synthetic-game.js';
+import type { RunningUpstream, UpstreamOptions } from './types.js';
+
+export type {
+  UpstreamOptions,
+  RunningUpstream,
+  SimulateOptions,
+  FaultController,
+  FaultSpec,
+  UpstreamRequestLog,
+  UpstreamRequest,
+  SimulatedGame,
+  GameView,
+} from './types.js';
+export { parseFaultSpec } from './faults.js';
+export { generateFinishedSummary } from './synthetic-game.js';
+
+// Why 5 minutes: an "evening" of staggered tip-offs, so games are at different stages at once.
+const DEFAULT_STAGGER_MS = 5 * 60_000;
+
+/**
+ * Starts the simulator upstream: ESPN's paths for all 44 operations, from recordings,
+ * replays, synthetic games and generated payloads, with injectable faults.
+ */
+export async function startUpstream(options: UpstreamOptions = {}): Promise<RunningUpstream> {
+  const clock = options.clock ?? { now: () => Date.now() };
+  const logger = options.logger ?? silentLogger;
+  const speed = options.speed ?? 1;
+  if (!(speed > 0) || !Number.isFinite(speed))
+    throw new InvalidOptionsError(`speed: ${speed} is invalid; expected a number > 0`);
+  const startAt = clock.now();
+  const games: SimulatedGame[] = [];
+  const addGame = (game: SimulatedGame, source: string): void => {
+    if (games.some((g) => g.league === game.league && g.id === game.id)) {
+      logger.warn(
+        { id: game.id, source },
+        'upstream simulator: a game with this id is already served; skipped',
+      );
+      return;
+    }
+    games.push(game);
+  };
+  for (const file of options.replay ?? []) {
+    let final: Record<string, unknown>;
+    try {
+      final = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch (error) {
+      throw new InvalidOptionsError(
+        `replay: cannot read a summary from ${file}: ${(error as Error).message}`,
+      );
+    }
+    if (!Array.isArray(final.plays))
+      throw new InvalidOptionsError(`replay: ${file} is not a finished summary (no plays)`);
+    addGame(createReplayGame({ league: leagueOf(final, file), final, startAt, speed }), file);
+  }
+  if (options.simulate) {
+    const { games: count, seed, leagues = [...LEAGUES] } = options.simulate;
+    if (!Number.isInteger(count) || count < 0)
+      throw new InvalidOptionsError(`simulate.games: ${count} is invalid; expected an integer >= 0`);
+    if (!leagues.length || !leagues.every(isLeague))
+      throw new InvalidOptionsError('simulate.leagues: expected a non-empty list of mens, womens');
+    const stagger = options.simulate.staggerMs ?? DEFAULT_STAGGER_MS;
+    for (let i = 0; i < count; i++) {
+      const league = leagues[i % leagues.length] as League;
+      const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i });
+      addGame(
+        createReplayGame({ league, final, startAt: startAt + (i * stagger) / speed, speed }),
+        `simulate#${i}`,
+      );
+    }
+  }
+  const faults = new Faults(options.faults, options.seed ?? 1);
+  const log = new RequestLog();
+  const store = new FixtureStore(options.fixturesDir);
+  const sim = createSimulatorServer({ store, games, faults, log, clock, logger });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    sim.server.once('error', reject);
+    sim.server.listen(options.port ?? 0, host, () => {
+      sim.server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = sim.server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ url, games: games.length, recordings: store.size }, 'upstream simulator listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    requests: log,
+    faults,
+    games,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        sim.server.close(() => resolve());
+        sim.destroyAll();
+      });
+      return closing;
+    },
+  };
+}
+
+function leagueOf(final: Record<string, unknown>, file: string): League {
+  const header = final.header as { league?: { slug?: string } } | undefined;
+  const slug = header?.league?.slug;
+  if (slug === 'wnba') return 'womens';
+  if (slug === 'nba') return 'mens';
+  return /(^|[/\\])womens[/\\]|wnba/i.test(file) ? 'womens' : 'mens';
+}

@@ -1,0 +1,350 @@
+import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+import { athleteObject, rosterFor, type SimAthlete } from './athletes.js';
+import { createRandom, hashString, randomInt } from './random.js';
+import {
+  LEAGUE_ID,
+  LEAGUE_NAME,
+  LEAGUE_UID,
+  TEAMS,
+  displayName,
+  teamObject,
+  type CatalogTeam,
+} from './team-catalog.js';
+import {
+  emptyLine,
+  OVERTIME_SECONDS,
+  PERIOD_SECONDS,
+  REGULATION_PERIODS,
+  simulatePlays,
+  type AthleteLine,
+  type SimulatedPlays,
+} from './synthetic-plays.js';
+import { statusObject } from './game-status.js';
+
+/**
+ * Synthetic finished games: a summary payload of the recorded shape (header, box score,
+ * plays, win probability, leaders, game info, format), deterministic for (league, id, seed).
+ */
+
+type Json = Record<string, unknown>;
+
+/** 9-digit ids starting with 9, outside the range of ESPN's real event ids in the recordings. */
+export function syntheticGameId(seed: number, index: number): string {
+  return `9${String(Math.abs(Math.floor(seed)) % 100_000).padStart(5, '0')}${String(index % 1000).padStart(3, '0')}`;
+}
+
+// Why: fixed tip-off dates (a January evening for the men, a June one for the women), so a seed gives the same payload on any day.
+const BASE_TIPOFF: Readonly<Record<League, number>> = {
+  mens: Date.UTC(2025, 0, 15, 0, 10),
+  womens: Date.UTC(2025, 5, 15, 23, 10),
+};
+// Why 5 minutes: consecutive synthetic games tip off a few minutes apart, like an evening slate.
+const TIPOFF_GAP_MS = 5 * 60_000;
+
+const isoMinute = (ms: number): string => new Date(ms).toISOString().slice(0, 16) + 'Z';
+
+export function generateFinishedSummary(
+  league: League,
+  id: string,
+  options: { seed?: number; index?: number } = {},
+): Json {
+  const seed = options.seed ?? 0;
+  const index = options.index ?? 0;
+  const random = createRandom(hashString(`${league}/${id}/${seed}`));
+  const teams = TEAMS[league];
+  const h = randomInt(random, 0, teams.length - 1);
+  const a = (h + randomInt(random, 1, teams.length - 1)) % teams.length;
+  const homeTeam = teams[h] as CatalogTeam;
+  const awayTeam = teams[a] as CatalogTeam;
+  const home = { id: homeTeam.id, name: homeTeam.name, roster: rosterFor(league, homeTeam) };
+  const away = { id: awayTeam.id, name: awayTeam.name, roster: rosterFor(league, awayTeam) };
+  const scheduled = BASE_TIPOFF[league] + index * TIPOFF_GAP_MS;
+  // Tip-off follows the scheduled time by ten minutes or so, as on ESPN.
+  const sim = simulatePlays(league, id, home, away, scheduled + randomInt(random, 8, 13) * 60_000, random);
+  const competitor = (team: CatalogTeam, side: 'home' | 'away'): Json => {
+    const score = side === 'home' ? sim.homeScore : sim.awayScore;
+    const won = side === 'home' ? sim.homeScore > sim.awayScore : sim.awayScore > sim.homeScore;
+    return {
+      id: team.id,
+      uid: `${LEAGUE_UID[league]}~t:${team.id}`,
+      order: side === 'home' ? 0 : 1,
+      homeAway: side,
+      winner: won,
+      team: teamObject(league, team),
+      score: String(score),
+      linescores: sim.linescores[side].map((n) => ({ displayValue: String(n) })),
+      record: [{ type: 'total', summary: '20-20', displayValue: '20-20' }],
+      possession: false,
+    };
+  };
+  const finalStatus = statusObject({
+    state: 'post',
+    period: sim.periods,
+    displayClock: '0.0',
+    endOfPeriod: false,
+    regulationPeriods: REGULATION_PERIODS,
+  });
+  const uid = `${LEAGUE_UID[league]}~e:${id}`;
+  const venue = {
+    id: String(3000 + (Number(homeTeam.id) % 1000)),
+    guid: `sim-venue-${homeTeam.id}`,
+    fullName: `${homeTeam.location} Arena`,
+    shortName: `${homeTeam.location} Arena`,
+    address: { city: homeTeam.location, state: '' },
+    grass: false,
+    images: [],
+  };
+  const season = { year: new Date(scheduled).getUTCFullYear(), current: false, type: 2 };
+  return {
+    boxscore: boxscore(league, sim, [homeTeam, awayTeam]),
+    format: {
+      regulation: {
+        periods: REGULATION_PERIODS,
+        displayName: 'Quarter',
+        slug: 'quarter',
+        clock: PERIOD_SECONDS[league],
+      },
+      overtime: { displayName: 'Overtime', slug: 'overtime', clock: OVERTIME_SECONDS },
+    },
+    gameInfo: {
+      venue,
+      attendance: randomInt(random, 9_000, 20_000),
+      officials: ['Alex Morgan', 'Sam Rivera', 'Jordan Lee'].map((name, i) => ({
+        fullName: name,
+        displayName: name,
+        position: { name: 'Referee', displayName: 'Referee', id: '40' },
+        order: i + 1,
+      })),
+    },
+    leaders: leaders(league, sim, [homeTeam, awayTeam]),
+    seasonseries: [],
+    injuries: [],
+    broadcasts: [],
+    pickcenter: [],
+    odds: [],
+    againstTheSpread: [],
+    header: {
+      id,
+      uid,
+      season,
+      timeValid: true,
+      competitions: [
+        {
+          id,
+          uid: `${uid}~c:${id}`,
+          date: isoMinute(scheduled),
+          neutralSite: false,
+          conferenceCompetition: false,
+          boxscoreAvailable: true,
+          commentaryAvailable: false,
+          liveAvailable: false,
+          shotChartAvailable: true,
+          timeoutsAvailable: true,
+          possessionArrowAvailable: false,
+          onWatchESPN: false,
+          recent: false,
+          wallclockAvailable: true,
+          boxscoreSource: 'full',
+          playByPlaySource: 'full',
+          competitors: [competitor(homeTeam, 'home'), competitor(awayTeam, 'away')],
+          status: { type: finalStatus.type },
+          broadcasts: [],
+          boxscoreMinutes: true,
+        },
+      ],
+      links: [],
+      league: {
+        id: LEAGUE_ID[league],
+        uid: LEAGUE_UID[league],
+        name: LEAGUE_NAME[league],
+        abbreviation: LEAGUE_SEGMENT[league].toUpperCase(),
+        slug: LEAGUE_SEGMENT[league],
+        isTournament: false,
+        links: [],
+      },
+    },
+    news: { header: `${LEAGUE_SEGMENT[league].toUpperCase()} News`, articles: [] },
+    plays: sim.plays,
+    article: {
+      id: 30_000_000 + (hashString(id) % 1_000_000),
+      type: 'Recap',
+      gameId: id,
+      headline: `${displayName(sim.homeScore > sim.awayScore ? homeTeam : awayTeam)} win ${Math.max(sim.homeScore, sim.awayScore)}-${Math.min(sim.homeScore, sim.awayScore)}`,
+      description: 'A simulated game.',
+      published: new Date(sim.lastWallclock + 20 * 60_000).toISOString().replace('.000', ''),
+    },
+    videos: [],
+    wallclockAvailable: true,
+    meta: {
+      gameState: 'post',
+      firstPlayWallClock: new Date(sim.firstWallclock).toISOString().replace('.000', ''),
+      lastPlayWallClock: new Date(sim.lastWallclock).toISOString().replace('.000', ''),
+    },
+    winprobability: sim.winprobability,
+    standings: { header: 'Standings', groups: [] },
+  };
+}
+
+const PLAYER_KEYS = [
+  'minutes',
+  'points',
+  'fieldGoalsMade-fieldGoalsAttempted',
+  'threePointFieldGoalsMade-threePointFieldGoalsAttempted',
+  'freeThrowsMade-freeThrowsAttempted',
+  'rebounds',
+  'assists',
+  'turnovers',
+  'steals',
+  'blocks',
+  'offensiveRebounds',
+  'defensiveRebounds',
+  'fouls',
+  'plusMinus',
+];
+const PLAYER_LABELS = [
+  'MIN',
+  'PTS',
+  'FG',
+  '3PT',
+  'FT',
+  'REB',
+  'AST',
+  'TO',
+  'STL',
+  'BLK',
+  'OREB',
+  'DREB',
+  'PF',
+  '+/-',
+];
+
+function statLine(l: AthleteLine): string[] {
+  return [
+    String(Math.round(l.seconds / 60)),
+    String(l.points),
+    `${l.fgm}-${l.fga}`,
+    `${l.tpm}-${l.tpa}`,
+    `${l.ftm}-${l.fta}`,
+    String(l.oreb + l.dreb),
+    String(l.ast),
+    String(l.to),
+    String(l.stl),
+    String(l.blk),
+    String(l.oreb),
+    String(l.dreb),
+    String(l.pf),
+    l.plusMinus > 0 ? `+${l.plusMinus}` : String(l.plusMinus),
+  ];
+}
+
+function totals(roster: readonly SimAthlete[], sim: SimulatedPlays): AthleteLine {
+  const sum = emptyLine();
+  for (const athlete of roster) {
+    const l = sim.lines.get(athlete.id);
+    if (!l) continue;
+    for (const k of Object.keys(sum) as (keyof AthleteLine)[]) sum[k] += l[k];
+  }
+  return sum;
+}
+
+const pct = (made: number, attempted: number): string =>
+  attempted ? String(Math.round((made / attempted) * 100)) : '0';
+
+function boxscore(league: League, sim: SimulatedPlays, teams: readonly [CatalogTeam, CatalogTeam]): Json {
+  return {
+    teams: teams.map((team, i) => {
+      const t = totals(rosterFor(league, team), sim);
+      const stat = (name: string, label: string, displayValue: string, abbreviation?: string) => ({
+        name,
+        displayValue,
+        ...(abbreviation ? { abbreviation } : {}),
+        label,
+      });
+      return {
+        team: teamObject(league, team),
+        statistics: [
+          stat('fieldGoalsMade-fieldGoalsAttempted', 'FG', `${t.fgm}-${t.fga}`),
+          stat('fieldGoalPct', 'Field Goal %', pct(t.fgm, t.fga), 'FG%'),
+          stat('threePointFieldGoalsMade-threePointFieldGoalsAttempted', '3PT', `${t.tpm}-${t.tpa}`),
+          stat('threePointFieldGoalPct', 'Three Point %', pct(t.tpm, t.tpa), '3P%'),
+          stat('freeThrowsMade-freeThrowsAttempted', 'FT', `${t.ftm}-${t.fta}`),
+          stat('freeThrowPct', 'Free Throw %', pct(t.ftm, t.fta), 'FT%'),
+          stat('totalRebounds', 'Rebounds', String(t.oreb + t.dreb), 'REB'),
+          stat('offensiveRebounds', 'Offensive Rebounds', String(t.oreb), 'OR'),
+          stat('defensiveRebounds', 'Defensive Rebounds', String(t.dreb), 'DR'),
+          stat('assists', 'Assists', String(t.ast), 'AST'),
+          stat('steals', 'Steals', String(t.stl), 'STL'),
+          stat('blocks', 'Blocks', String(t.blk), 'BLK'),
+          stat('turnovers', 'Turnovers', String(t.to), 'TO'),
+          stat('fouls', 'Fouls', String(t.pf), 'PF'),
+        ],
+        displayOrder: i === 0 ? 2 : 1,
+        homeAway: i === 0 ? 'home' : 'away',
+      };
+    }),
+    players: teams.map((team, i) => {
+      const roster = rosterFor(league, team);
+      const t = totals(roster, sim);
+      return {
+        team: teamObject(league, team),
+        statistics: [
+          {
+            names: PLAYER_LABELS,
+            keys: PLAYER_KEYS,
+            labels: PLAYER_LABELS,
+            descriptions: PLAYER_LABELS,
+            athletes: roster.map((athlete, n) => {
+              const l = sim.lines.get(athlete.id);
+              const played = !!l && l.seconds > 0;
+              return {
+                active: n < 5,
+                athlete: athleteObject(league, athlete),
+                starter: n < 5,
+                didNotPlay: !played,
+                reason: played ? '' : "COACH'S DECISION",
+                ejected: false,
+                stats: played && l ? statLine(l) : [],
+              };
+            }),
+            totals: ['', ...statLine(t).slice(1, 13), ''],
+          },
+        ],
+        displayOrder: i === 0 ? 2 : 1,
+      };
+    }),
+  };
+}
+
+function leaders(league: League, sim: SimulatedPlays, teams: readonly [CatalogTeam, CatalogTeam]): Json[] {
+  const categories = [
+    ['points', 'Points', (l: AthleteLine) => l.points],
+    ['assists', 'Assists', (l: AthleteLine) => l.ast],
+    ['rebounds', 'Rebounds', (l: AthleteLine) => l.oreb + l.dreb],
+  ] as const;
+  return teams.map((team) => ({
+    team: teamObject(league, team),
+    leaders: categories.map(([name, label, value]) => {
+      const best = [...rosterFor(league, team)].sort(
+        (x, y) =>
+          value(sim.lines.get(y.id) ?? ({} as AthleteLine)) -
+          value(sim.lines.get(x.id) ?? ({} as AthleteLine)),
+      )[0];
+      const v = best ? value(sim.lines.get(best.id) as AthleteLine) : 0;
+      return {
+        name,
+        displayName: label,
+        leaders: best
+          ? [
+              {
+                displayValue: String(v),
+                value: v,
+                athlete: athleteObject(league, best),
+                mainStat: { value: String(v), label: label.slice(0, 3).toUpperCase() },
+                summary: `${v} ${label.slice(0, 3).toUpperCase()}`,
+              },
+            ]
+          : [],
+      };
+    }),
+  }));
+}

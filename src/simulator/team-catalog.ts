@@ -1,0 +1,159 @@
+import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+
+/** The teams the simulator knows: ESPN's team ids, abbreviations and colours (no leading #). */
+export interface CatalogTeam {
+  readonly id: string;
+  readonly abbreviation: string;
+  readonly location: string;
+  readonly name: string;
+  readonly color: string;
+  readonly alternateColor: string;
+}
+
+type Row = readonly [
+  id: string,
+  abbreviation: string,
+  location: string,
+  name: string,
+  color: string,
+  alt: string,
+];
+
+const MENS: readonly Row[] = [
+  ['1', 'ATL', 'Atlanta', 'Hawks', 'c8102e', 'fdb927'],
+  ['2', 'BOS', 'Boston', 'Celtics', '008348', 'ffffff'],
+  ['3', 'NO', 'New Orleans', 'Pelicans', '0a2240', 'b4975a'],
+  ['4', 'CHI', 'Chicago', 'Bulls', 'ce1141', '000000'],
+  ['5', 'CLE', 'Cleveland', 'Cavaliers', '860038', 'bc945c'],
+  ['6', 'DAL', 'Dallas', 'Mavericks', '0064b1', 'bbc4ca'],
+  ['7', 'DEN', 'Denver', 'Nuggets', '0e2240', 'fec524'],
+  ['8', 'DET', 'Detroit', 'Pistons', '1d428a', 'c8102e'],
+  ['9', 'GS', 'Golden State', 'Warriors', '1d428a', 'ffc72c'],
+  ['10', 'HOU', 'Houston', 'Rockets', 'ce1141', '000000'],
+  ['11', 'IND', 'Indiana', 'Pacers', '002d62', 'fdbb30'],
+  ['12', 'LAC', 'LA', 'Clippers', 'c8102e', '1d428a'],
+  ['13', 'LAL', 'Los Angeles', 'Lakers', '552583', 'fdb927'],
+  ['14', 'MIA', 'Miami', 'Heat', '98002e', '000000'],
+  ['15', 'MIL', 'Milwaukee', 'Bucks', '00471b', 'eee1c6'],
+  ['16', 'MIN', 'Minnesota', 'Timberwolves', '266092', '79bc43'],
+  ['17', 'BKN', 'Brooklyn', 'Nets', '000000', 'ffffff'],
+  ['18', 'NY', 'New York', 'Knicks', '1d428a', 'f58426'],
+  ['19', 'ORL', 'Orlando', 'Magic', '0077c0', '9ca0a3'],
+  ['20', 'PHI', 'Philadelphia', '76ers', '1d428a', 'e01234'],
+  ['21', 'PHX', 'Phoenix', 'Suns', '29127a', 'e56020'],
+  ['22', 'POR', 'Portland', 'Trail Blazers', 'e03a3e', '000000'],
+  ['23', 'SAC', 'Sacramento', 'Kings', '5a2d81', '6a7a82'],
+  ['24', 'SA', 'San Antonio', 'Spurs', 'c4ced4', '000000'],
+  ['25', 'OKC', 'Oklahoma City', 'Thunder', '007ac1', 'ef3b24'],
+  ['26', 'UTAH', 'Utah', 'Jazz', '4e008e', '79a3dc'],
+  ['27', 'WSH', 'Washington', 'Wizards', '002b5c', 'e31837'],
+  ['28', 'TOR', 'Toronto', 'Raptors', 'd91244', '000000'],
+  ['29', 'MEM', 'Memphis', 'Grizzlies', '5d76a9', '12173f'],
+  ['30', 'CHA', 'Charlotte', 'Hornets', '008ca8', '1d1060'],
+];
+
+const WOMENS: readonly Row[] = [
+  ['20', 'ATL', 'Atlanta', 'Dream', 'e31837', '5091cc'],
+  ['19', 'CHI', 'Chicago', 'Sky', '5091cd', 'ffd520'],
+  ['18', 'CONN', 'Connecticut', 'Sun', 'f05023', '0a2240'],
+  ['3', 'DAL', 'Dallas', 'Wings', '002b5c', 'c4d600'],
+  ['129689', 'GS', 'Golden State', 'Valkyries', 'b38fcf', '000000'],
+  ['5', 'IND', 'Indiana', 'Fever', '002d62', 'e03a3e'],
+  ['17', 'LV', 'Las Vegas', 'Aces', 'a7a8aa', '000000'],
+  ['6', 'LA', 'Los Angeles', 'Sparks', '552583', 'fdb927'],
+  ['8', 'MIN', 'Minnesota', 'Lynx', '266092', '79bc43'],
+  ['9', 'NY', 'New York', 'Liberty', '86cebc', '000000'],
+  ['11', 'PHX', 'Phoenix', 'Mercury', '3c286e', 'fa4b0a'],
+  ['14', 'SEA', 'Seattle', 'Storm', '2c5235', 'fee11a'],
+  ['16', 'WSH', 'Washington', 'Mystics', 'e03a3e', '002b5c'],
+];
+
+const toTeam = ([id, abbreviation, location, name, color, alternateColor]: Row): CatalogTeam => ({
+  id,
+  abbreviation,
+  location,
+  name,
+  color,
+  alternateColor,
+});
+
+export const TEAMS: Readonly<Record<League, readonly CatalogTeam[]>> = {
+  mens: MENS.map(toTeam),
+  womens: WOMENS.map(toTeam),
+};
+
+/** ESPN's sport/league uid prefix: sport 40 is basketball; league 46 the NBA, 59 the WNBA. */
+export const LEAGUE_UID: Readonly<Record<League, string>> = { mens: 's:40~l:46', womens: 's:40~l:59' };
+export const LEAGUE_ID: Readonly<Record<League, string>> = { mens: '46', womens: '59' };
+export const LEAGUE_NAME: Readonly<Record<League, string>> = {
+  mens: 'National Basketball Association',
+  womens: "Women's National Basketball Association",
+};
+
+export function findTeam(league: League, id: string): CatalogTeam | undefined {
+  return TEAMS[league].find((t) => t.id === id || t.abbreviation.toLowerCase() === id.toLowerCase());
+}
+
+/** A team for any id: the catalog's, else a made-up one so every team id answers. */
+export function teamFor(league: League, id: string): CatalogTeam {
+  return (
+    findTeam(league, id) ?? {
+      id,
+      abbreviation: `T${id}`.slice(0, 4).toUpperCase(),
+      location: `City ${id}`,
+      name: `Team ${id}`,
+      color: '333333',
+      alternateColor: 'cccccc',
+    }
+  );
+}
+
+export function displayName(team: CatalogTeam): string {
+  return `${team.location} ${team.name}`;
+}
+
+export function slug(team: CatalogTeam): string {
+  return displayName(team)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
+}
+
+export function logoUrl(league: League, team: CatalogTeam): string {
+  return `https://a.espncdn.com/i/teamlogos/${LEAGUE_SEGMENT[league]}/500/${team.abbreviation.toLowerCase()}.png`;
+}
+
+/** The `team` object as ESPN's scoreboard and summary header carry it. */
+export function teamObject(league: League, team: CatalogTeam): Record<string, unknown> {
+  const segment = LEAGUE_SEGMENT[league];
+  const abbr = team.abbreviation.toLowerCase();
+  return {
+    id: team.id,
+    uid: `${LEAGUE_UID[league]}~t:${team.id}`,
+    slug: slug(team),
+    location: team.location,
+    name: team.name,
+    abbreviation: team.abbreviation,
+    displayName: displayName(team),
+    shortDisplayName: team.name,
+    color: team.color,
+    alternateColor: team.alternateColor,
+    isActive: true,
+    logo: logoUrl(league, team),
+    logos: [
+      {
+        href: logoUrl(league, team),
+        width: 500,
+        height: 500,
+        alt: '',
+        rel: ['full', 'default'],
+      },
+    ],
+    links: [
+      {
+        rel: ['clubhouse', 'desktop', 'team'],
+        href: `https://www.espn.com/${segment}/team/_/name/${abbr}/${slug(team)}`,
+        text: 'Clubhouse',
+      },
+    ],
+  };
+}

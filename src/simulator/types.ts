@@ -1,0 +1,48 @@
+import type { League } from '../core/leagues.js';
+import type { Logger } from '../core/log.js';
+import type { FaultController, FaultSpec } from './faults.js';
+import type { UpstreamRequestLog } from './request-log.js';
+import type { SimulatedGame } from './replay-game.js';
+
+export type { FaultController, FaultSpec } from './faults.js';
+export type { UpstreamRequestLog, UpstreamRequest } from './request-log.js';
+export type { SimulatedGame, GameView } from './replay-game.js';
+
+export interface SimulateOptions {
+  games: number;
+  seed: number;
+  leagues?: League[];
+  /** Real-time gap between consecutive games' starts, before `speed` applies; default 5 minutes. */
+  staggerMs?: number;
+}
+
+export interface UpstreamOptions {
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Recorded payloads laid out `<league>/<suffix>[__qualifier].json`. */
+  fixturesDir?: string;
+  /** Finished summary files, each replayed as a live game starting when the simulator starts. */
+  replay?: string[];
+  /** Synthetic games, deterministic for a seed. */
+  simulate?: SimulateOptions;
+  /** Game-time multiplier, default 1. */
+  speed?: number;
+  /** Injectable wall clock (ms), default Date.now. */
+  clock?: { now(): number };
+  /** e.g. "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,latency=200". */
+  faults?: string | FaultSpec;
+  /** Randomness of faults; default 1. */
+  seed?: number;
+  logger?: Logger;
+}
+
+export interface RunningUpstream {
+  /** http://HOST:PORT, no trailing slash. */
+  readonly url: string;
+  readonly requests: UpstreamRequestLog;
+  readonly faults: FaultController;
+  readonly games: readonly SimulatedGame[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { describeConfig, loadConfig } from '../../src/daemon/config.js';
+import { InvalidConfigError } from '../../src/core/errors.js';
+
+describe('loadConfig', () => {
+  it('gives the documented defaults with an empty environment', () => {
+    const config = loadConfig({ env: {} });
+    expect(config).toEqual({
+      upstream: 'https://site.api.espn.com',
+      port: 8080,
+      host: '0.0.0.0',
+      redisUrl: undefined,
+      prefix: 'courtside:',
+      leagues: ['mens', 'womens'],
+      summaryIntervalMs: 3000,
+      tokens: [],
+      origins: [],
+      retention: 100_000,
+      finishedGameTtlS: 86_400,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable from the environment', () => {
+    const config = loadConfig({
+      env: {
+        COURTSIDE_UPSTREAM: 'http://127.0.0.1:4000/',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        COURTSIDE_PREFIX: 'cs-test:',
+        COURTSIDE_LEAGUES: 'womens, womens',
+        COURTSIDE_SUMMARY_INTERVAL_MS: '1500',
+        COURTSIDE_TOKENS: 'a1, b2,,',
+        COURTSIDE_ORIGINS: 'https://example.com,http://localhost:3000',
+        COURTSIDE_RETENTION: '5000',
+        COURTSIDE_FINISHED_GAME_TTL: '3600',
+        LOG_LEVEL: 'debug',
+      },
+    });
+    expect(config).toEqual({
+      upstream: 'http://127.0.0.1:4000',
+      port: 0,
+      host: '127.0.0.1',
+      redisUrl: 'redis://127.0.0.1:6379',
+      prefix: 'cs-test:',
+      leagues: ['womens'],
+      summaryIntervalMs: 1500,
+      tokens: ['a1', 'b2'],
+      origins: ['https://example.com', 'http://localhost:3000'],
+      retention: 5000,
+      finishedGameTtlS: 3600,
+      logLevel: 'debug',
+    });
+  });
+
+  it('lets flags win over the environment, and treats empty variables as unset', () => {
+    const config = loadConfig({
+      env: { PORT: '9000', COURTSIDE_LEAGUES: 'womens', REDIS_URL: '' },
+      flags: { port: '0', leagues: 'mens', summaryInterval: '2000', logLevel: 'warn' },
+    });
+    expect(config.port).toBe(0);
+    expect(config.leagues).toEqual(['mens']);
+    expect(config.summaryIntervalMs).toBe(2000);
+    expect(config.logLevel).toBe('warn');
+    expect(config.redisUrl).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT', 'integer port'],
+    [{ PORT: '70000' }, 'PORT', 'integer port'],
+    [{ COURTSIDE_UPSTREAM: 'ftp://x' }, 'COURTSIDE_UPSTREAM', 'http://'],
+    [{ REDIS_URL: 'http://127.0.0.1' }, 'REDIS_URL', 'redis://'],
+    [{ COURTSIDE_LEAGUES: 'mens,college' }, 'COURTSIDE_LEAGUES', 'mens, womens'],
+    [{ COURTSIDE_SUMMARY_INTERVAL_MS: '500' }, 'COURTSIDE_SUMMARY_INTERVAL_MS', 'at least 1000'],
+    [{ COURTSIDE_RETENTION: '-1' }, 'COURTSIDE_RETENTION', 'integer number of events'],
+    [{ COURTSIDE_FINISHED_GAME_TTL: '59' }, 'COURTSIDE_FINISHED_GAME_TTL', 'seconds from 60'],
+    [{ COURTSIDE_ORIGINS: 'https://example.com/path' }, 'COURTSIDE_ORIGINS', 'origins like'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'one of fatal'],
+    [{ COURTSIDE_TOKENS: 'has space' }, 'COURTSIDE_TOKENS', 'printable ASCII'],
+  ])('refuses %o naming the variable and the expected form', (env, field, expected) => {
+    let error: unknown;
+    try {
+      loadConfig({ env });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as InvalidConfigError).code).toBe('INVALID_CONFIG');
+    expect((error as InvalidConfigError).field).toBe(field);
+    expect((error as Error).message).toContain(expected);
+  });
+
+  it('names the flag when the bad value came from a flag', () => {
+    expect(() => loadConfig({ env: {}, flags: { summaryInterval: '10' } })).toThrow(/--summary-interval/);
+    expect(() => loadConfig({ env: {}, flags: { redis: 'nope' } })).toThrow(/--redis/);
+  });
+
+  it('hides tokens and Redis passwords when described for logs', () => {
+    const config = loadConfig({
+      env: { COURTSIDE_TOKENS: 'secret1', REDIS_URL: 'redis://user:pw@127.0.0.1:6379' },
+    });
+    const text = JSON.stringify(describeConfig(config));
+    expect(text).not.toContain('secret1');
+    expect(text).not.toContain(':pw@');
+    expect(text).toContain('1 token(s)');
+  });
+});

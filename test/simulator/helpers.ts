@@ -1,0 +1,36 @@
+import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
+
+/** A settable clock for the simulator, so replays progress without waiting. */
+export class TestClock {
+  constructor(public ms = Date.UTC(2025, 0, 15, 0, 0)) {}
+  now = (): number => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+const running: RunningUpstream[] = [];
+
+/** Starts a simulator that `closeAll()` (in afterEach) closes. */
+export async function start(options: UpstreamOptions = {}): Promise<RunningUpstream> {
+  const upstream = await startUpstream(options);
+  running.push(upstream);
+  return upstream;
+}
+
+export async function closeAll(): Promise<void> {
+  await Promise.all(running.splice(0).map((u) => u.close()));
+}
+
+export const NBA = '/apis/site/v2/sports/basketball/nba';
+export const WNBA = '/apis/site/v2/sports/basketball/wnba';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */
+export async function getJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}

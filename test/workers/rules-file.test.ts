@@ -1,0 +1,118 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadAlertsConfig, parseAlertsConfig } from '../../workers/rules-file.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'courtside-rules-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+function fieldOf(input: unknown): string {
+  try {
+    parseAlertsConfig(input);
+  } catch (err) {
+    expect((err as { code?: string }).code).toBe('INVALID_CONFIG');
+    return (err as Error).message;
+  }
+  throw new Error('expected the config to be refused');
+}
+
+describe('the documented rules file', () => {
+  it('docs/alerts.md: the YAML and JSON examples are valid and say the same', async () => {
+    const doc = await readFile(
+      resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/alerts.md'),
+      'utf8',
+    );
+    const section = doc.slice(doc.indexOf('## The rules file'), doc.indexOf('## Alerts'));
+    const yamlText = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    const jsonText = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(yamlText && jsonText).toBeTruthy();
+    const fromYaml = parseAlertsConfig(parseYaml(yamlText!));
+    expect(fromYaml).toEqual(parseAlertsConfig(JSON.parse(jsonText!)));
+    expect(Object.values(fromYaml.rules).every((r) => r.enabled)).toBe(true);
+    expect(fromYaml.subscribers[0]?.id).toBe('scores-bot');
+  });
+});
+
+describe('rules file validation', () => {
+  it('names the bad field path', () => {
+    expect(fieldOf({ rules: { close_game: { margin: -2 } } })).toBe(
+      'rules.close_game.margin: expected a positive integer',
+    );
+    expect(fieldOf({ rules: { close_game: { margin: 2.5 } } })).toBe(
+      'rules.close_game.margin: expected a positive integer',
+    );
+    expect(fieldOf({ rules: { upset_watch: { probability: 1.5 } } })).toBe(
+      'rules.upset_watch.probability: expected a number between 0.5 and 1',
+    );
+    expect(fieldOf({ subscribers: [{ url: 'ftp://example.com/x', secret: 'x'.repeat(20) }] })).toBe(
+      'subscribers.0.url: expected an http or https URL',
+    );
+    expect(fieldOf({ subscribers: [{ url: 'https://example.com/x', secret: 'short' }] })).toBe(
+      'subscribers.0.secret: expected at least 16 characters',
+    );
+    expect(fieldOf({ leagues: ['nfl'] })).toMatch(/^leagues\.0: expected one of mens, womens/);
+    expect(fieldOf({ rules: { lead_chnage: {} } })).toBe('rules.lead_chnage: unknown field');
+    expect(
+      fieldOf({ subscribers: [{ url: 'https://e.com', secret: 'x'.repeat(16), alerts: ['nope'] }] }),
+    ).toMatch(/^subscribers\.0\.alerts\.0: expected one of final_score/);
+  });
+
+  it('defaults every rule on when `rules` is absent, and only the listed ones when present', () => {
+    const all = parseAlertsConfig({});
+    expect(Object.values(all.rules).every((r) => r.enabled)).toBe(true);
+    expect(all.staleAfterSeconds).toBe(600);
+    expect(all.attempts).toBe(8);
+    expect(all.allowPrivateAddresses).toBe(false);
+    const some = parseAlertsConfig({ rules: { run: { points: 12 }, final_score: {} } });
+    expect(some.rules.run).toEqual({ enabled: true, points: 12 });
+    expect(some.rules.final_score.enabled).toBe(true);
+    expect(some.rules.lead_change.enabled).toBe(false);
+    expect(some.rules.player_points.thresholds).toEqual([30]);
+  });
+
+  it('reads YAML and JSON files the same way', async () => {
+    const yamlFile = join(dir, 'rules.yaml');
+    await writeFile(
+      yamlFile,
+      [
+        'leagues: [mens]',
+        'rules:',
+        '  close_game: { margin: 3 }',
+        'subscribers:',
+        '  - id: bot',
+        '    url: https://hooks.example.com/courtside',
+        '    secret: 0123456789abcdef0123',
+        '    alerts: [close_game]',
+        '    events: [game.ended]',
+      ].join('\n'),
+    );
+    const jsonFile = join(dir, 'rules.json');
+    await writeFile(
+      jsonFile,
+      JSON.stringify({
+        leagues: ['mens'],
+        rules: { close_game: { margin: 3 } },
+        subscribers: [
+          {
+            id: 'bot',
+            url: 'https://hooks.example.com/courtside',
+            secret: '0123456789abcdef0123',
+            alerts: ['close_game'],
+            events: ['game.ended'],
+          },
+        ],
+      }),
+    );
+    const fromYaml = await loadAlertsConfig(yamlFile);
+    expect(fromYaml).toEqual(await loadAlertsConfig(jsonFile));
+    expect(fromYaml.rules.close_game.margin).toBe(3);
+    expect(fromYaml.subscribers[0]?.events).toEqual(['game.ended']);
+
+    const bad = join(dir, 'bad.yaml');
+    await writeFile(bad, 'rules:\n  run:\n    points: zero\n');
+    await expect(loadAlertsConfig(bad)).rejects.toThrow('rules.run.points: expected a positive integer');
+  });
+});

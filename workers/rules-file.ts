@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { EVENT_TYPES, type EventType } from '../src/model/events.js';
+import { LEAGUES } from '../src/core/leagues.js';
+import { InvalidConfigError } from '../src/core/errors.js';
+
+/** The alert rules, by the names used in the rules file and in alert ids. */
+export const RULE_NAMES = [
+  'final_score',
+  'lead_change',
+  'close_game',
+  'run',
+  'player_points',
+  'upset_watch',
+] as const;
+export type RuleName = (typeof RULE_NAMES)[number];
+
+const positiveInt = () =>
+  z.int({ error: 'expected a positive integer' }).positive({ error: 'expected a positive integer' });
+const period = () => positiveInt().default(4);
+const enabled = () => z.boolean({ error: 'expected true or false' }).default(true);
+
+const rulesSchema = z.strictObject({
+  final_score: z.strictObject({ enabled: enabled() }),
+  lead_change: z.strictObject({ enabled: enabled(), fromPeriod: period() }),
+  close_game: z.strictObject({
+    enabled: enabled(),
+    margin: positiveInt().default(5),
+    underSeconds: positiveInt().default(120),
+    fromPeriod: period(),
+  }),
+  run: z.strictObject({ enabled: enabled(), points: positiveInt().default(10) }),
+  player_points: z.strictObject({
+    enabled: enabled(),
+    thresholds: z
+      .array(positiveInt(), { error: 'expected a list of positive integers' })
+      .min(1)
+      .default([30]),
+  }),
+  upset_watch: z.strictObject({
+    enabled: enabled(),
+    probability: z
+      .number({ error: 'expected a number between 0.5 and 1' })
+      .gt(0.5, { error: 'expected a number between 0.5 and 1' })
+      .lt(1, { error: 'expected a number between 0.5 and 1' })
+      .default(0.75),
+    fromPeriod: period(),
+  }),
+});
+
+const leagueList = z.array(z.enum(LEAGUES, { error: `expected one of ${LEAGUES.join(', ')}` }));
+const teamList = z.array(z.string({ error: 'expected a team abbreviation or id' }).min(1));
+
+const subscriberSchema = z.strictObject({
+  /** Names the subscriber in idempotency keys and logs; default: a hash of the URL. */
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'expected 1-64 letters, digits, _ . or -' })
+    .optional(),
+  url: z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }),
+  secret: z.string({ error: 'expected a string' }).min(16, { error: 'expected at least 16 characters' }),
+  alerts: z
+    .array(z.enum([...RULE_NAMES, '*'], { error: `expected one of ${RULE_NAMES.join(', ')} or *` }))
+    .optional(),
+  events: z
+    .array(z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `expected an event type` }))
+    .default([]),
+  leagues: leagueList.optional(),
+  teams: teamList.optional(),
+});
+
+const fileSchema = z.strictObject({
+  leagues: leagueList.default([...LEAGUES]),
+  teams: teamList.optional(),
+  rules: z
+    .strictObject({
+      final_score: rulesSchema.shape.final_score.optional(),
+      lead_change: rulesSchema.shape.lead_change.optional(),
+      close_game: rulesSchema.shape.close_game.optional(),
+      run: rulesSchema.shape.run.optional(),
+      player_points: rulesSchema.shape.player_points.optional(),
+      upset_watch: rulesSchema.shape.upset_watch.optional(),
+    })
+    .optional(),
+  subscribers: z.array(subscriberSchema).default([]),
+  allowPrivateAddresses: z.boolean({ error: 'expected true or false' }).default(false),
+  staleAfterSeconds: positiveInt().default(600),
+  attempts: positiveInt().max(50, { error: 'expected at most 50' }).default(8),
+  // 5 s doubling over 8 attempts spans ~10 minutes, the staleness horizon.
+  backoffMs: positiveInt().default(5_000),
+  timeoutMs: positiveInt().default(10_000),
+});
+
+type Rules = z.output<typeof rulesSchema>;
+export type RuleSettings = { [K in RuleName]: Rules[K] };
+export type SubscriberConfig = z.output<typeof subscriberSchema> & { id: string };
+
+export interface AlertsConfig extends Omit<z.output<typeof fileSchema>, 'rules' | 'subscribers'> {
+  rules: RuleSettings;
+  subscribers: SubscriberConfig[];
+}
+
+/**
+ * Validates a parsed rules file. Omitting `rules` turns every rule on with its defaults; giving
+ * `rules` turns on exactly the rules it lists (each may set `enabled: false` too).
+ * Throws `InvalidConfigError` naming the field path, e.g. `rules.close_game.margin`.
+ */
+export function parseAlertsConfig(input: unknown): AlertsConfig {
+  const result = fileSchema.safeParse(input ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue?.path.map(String) ?? [];
+    if (issue?.code === 'unrecognized_keys') {
+      throw new InvalidConfigError([...path, issue.keys[0] ?? '?'].join('.'), 'unknown field');
+    }
+    throw new InvalidConfigError(path.join('.') || '(root)', issue?.message ?? 'invalid');
+  }
+  const parsed = result.data;
+  const rules = {} as Record<RuleName, unknown>;
+  for (const name of RULE_NAMES) {
+    const given = parsed.rules === undefined ? {} : parsed.rules[name];
+    const settings = rulesSchema.shape[name].parse(given ?? { enabled: false });
+    rules[name] = settings;
+  }
+  const seen = new Set<string>();
+  const subscribers = parsed.subscribers.map((s, i) => {
+    const id = s.id ?? createHash('sha256').update(s.url).digest('hex').slice(0, 12);
+    if (seen.has(id)) throw new InvalidConfigError(`subscribers.${i}.id`, `duplicate subscriber id ${id}`);
+    seen.add(id);
+    return { ...s, id };
+  });
+  return { ...parsed, rules: rules as RuleSettings, subscribers };
+}
+
+/** Reads a rules file: YAML for .yaml/.yml, JSON otherwise. */
+export async function loadAlertsConfig(file: string): Promise<AlertsConfig> {
+  const text = await readFile(file, 'utf8');
+  let data: unknown;
+  try {
+    data = /\.ya?ml$/i.test(extname(file)) ? parseYaml(text) : JSON.parse(text);
+  } catch (err) {
+    throw new InvalidConfigError(
+      file,
+      `not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(err as Error).message}`,
+    );
+  }
+  return parseAlertsConfig(data);
+}
+
+/** The configuration used when no rules file is given: every rule on, no subscribers. */
+export function defaultAlertsConfig(): AlertsConfig {
+  return parseAlertsConfig({});
+}
