@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores: integration files start servers and child processes; more workers only thrash.
     maxWorkers: 2,
+    // A fresh clone without REDIS_URL still runs the Redis tests when redis-server is installed.
+    globalSetup: ['test/support/global-redis.ts'],
   },
 });

@@ -7,5 +7,6 @@ export default defineConfig({
     testTimeout: 20 * 60_000,
     hookTimeout: 120_000,
     maxWorkers: 1,
+    globalSetup: ['test/support/global-redis.ts'],
   },
 });

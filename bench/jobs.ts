@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { deleteKeys } from '../test/helpers/redis.js';
+import { deleteKeys } from '../test/support/redis.js';
 import type { GameEvent, PlayRow, TeamRef } from '../src/model/events.js';
 import { parseAlertsConfig } from '../workers/rules-file.js';
 import { createAlertWorker } from '../workers/alerts/worker.js';

@@ -18,7 +18,7 @@ import { WebSocket } from 'ws';
 import { startUpstream } from '../src/simulator/index.js';
 import { readMemoryMap, readRss } from '../test/reliability/harness/rss.js';
 import { startDaemonChild } from '../test/reliability/harness/soak.js';
-import { deleteKeys } from '../test/helpers/redis.js';
+import { deleteKeys } from '../test/support/redis.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 150);

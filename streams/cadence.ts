@@ -1,8 +1,9 @@
 import type { GameState } from '../src/model/events.js';
 import type { EngineIntervals } from './engine-types.js';
 
-// The design's windows: poll the scoreboard fast from 10 minutes before a tip-off, and start a
-// game's summary poller 2 minutes before it (so the first plays are not missed).
+// Windows before a tip-off: the scoreboard is polled fast from 10 minutes before it, so that a game
+// moved forward or listed late is still seen in time, and a game's summary poller starts 2 minutes
+// before it, so that the first plays are not missed.
 export const SOON_MS = 10 * 60_000;
 export const SUMMARY_LEAD_MS = 2 * 60_000;
 

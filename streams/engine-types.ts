@@ -31,8 +31,9 @@ export interface EngineOptions {
   scheduler?: SchedulerLike;
   intervals?: Partial<EngineIntervals>;
   /**
-   * Intervals under the design's 1 s floor are refused unless this is true. Only tests and
-   * benchmarks set it, explicitly; user configuration never reaches it.
+   * Summary intervals under 1 s (`MIN_SUMMARY_INTERVAL_MS`: faster gains nothing and hammers the
+   * upstream) are refused unless this is true. Only tests and benchmarks set it, explicitly; user
+   * configuration never reaches it.
    */
   allowFastIntervals?: boolean;
   /** Lease owner name; default `<host>:<pid>:<random>`. */

@@ -4,11 +4,13 @@ import { eventIds } from './event-ids.js';
 import { toEntry, type GameDiffState, type GameMeta } from './game-state.js';
 import { diffPlays, setRecords, type PlayDiff, type PlayRecord } from './play-diff.js';
 import { sameRawPlay, type RawPlay } from './play-fingerprint.js';
+import { orderPollEvents, type DraftEvent, type PollPeriodEvent, type PollPlay } from './poll-order.js';
 import {
   compareProgress,
   isEndOfPeriod,
   isFinal,
   isIrregularStatus,
+  isUnderWay,
   readSummaryHeader,
   type SummaryHeader,
 } from './summary-header.js';
@@ -78,26 +80,19 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   const ids = eventIds(state.league, state.gameId);
   const at = new Date(ctx.now).toISOString();
   const teams = { home: teamRef(h.home.team), away: teamRef(h.away.team) };
-  const events: NewGameEvent[] = [];
-  const push = <T extends EventType>(type: T, id: string, data: EventDataMap[T]): void => {
-    events.push({
-      id,
-      type,
-      league: state.league,
-      gameId: state.gameId,
-      seq: meta.seq + events.length + 1,
-      at,
-      teams,
-      data,
-    } as NewGameEvent);
-  };
+  const draft = <T extends EventType>(type: T, id: string, data: EventDataMap[T]): DraftEvent =>
+    ({ type, id, data }) as DraftEvent;
   const next: GameMeta = { ...meta };
   const final = isFinal(h);
 
-  // 1. Status and start.
+  // Each kind of event is worked out first; orderPollEvents then puts them in game-clock order.
+  // Ids come from the game's counters, never from positions, so the order does not change them.
+
+  // Status and start.
+  let status: DraftEvent | null = null;
   if (h.state !== meta.state || h.name !== meta.statusName) {
     next.statusChanges = meta.statusChanges + 1;
-    push('game.status', ids.gameStatus(next.statusChanges, h.state, h.name), {
+    status = draft('game.status', ids.gameStatus(next.statusChanges, h.state, h.name), {
       state: h.state,
       previousState: meta.state,
       name: h.name,
@@ -105,40 +100,53 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
       description: h.description,
     });
   }
+  let started: DraftEvent | null = null;
   if (!meta.started && (h.state === 'in' || final)) {
     next.started = true;
-    push('game.started', ids.gameStarted(), { home: teams.home, away: teams.away, date: h.date });
+    started = draft('game.started', ids.gameStarted(), { home: teams.home, away: teams.away, date: h.date });
   }
 
-  // 2. Plays: removals, then additions, updates and moves in list order.
+  // Plays: removals, then additions, updates and moves in list order.
   let plays: PlayDiff | undefined;
+  const playEvents: PollPlay[] = [];
+  const byPlay = new Map<string, PollPlay>();
+  const playPeriods = new Set<number>();
   if (Array.isArray(body.plays)) {
     plays = diffPlays(state.plays, body.plays as RawPlay[], { ...RAW_SOURCE, toRows: ctx.toRows });
     for (const c of plays.changes) {
       const base = c.record;
+      let event: DraftEvent;
       if (c.kind === 'removed') {
-        push('play.removed', ids.playRemoved(c.id, base.removes - 1), { playId: c.id, play: c.row });
+        event = draft('play.removed', ids.playRemoved(c.id, base.removes - 1), { playId: c.id, play: c.row });
       } else if (c.kind === 'added') {
-        push('play.added', ids.playAdded(c.id, base.adds - 1), {
+        event = draft('play.added', ids.playAdded(c.id, base.adds - 1), {
           play: c.row,
           after: c.after,
           index: c.index,
         });
       } else {
-        push('play.updated', ids.playUpdated(c.id, base.updates, base.fp ?? ''), {
+        event = draft('play.updated', ids.playUpdated(c.id, base.updates, base.fp ?? ''), {
           play: c.row,
           changed: c.changed,
           previous: c.previous,
           ...(c.moved ? { after: c.after, moved: true } : {}),
         });
       }
+      const period = periodOf(c.row);
+      const entry: PollPlay = { event, period, then: [] };
+      playEvents.push(entry);
+      if (c.kind !== 'removed') {
+        byPlay.set(c.id, entry);
+        if (period !== null) playPeriods.add(period);
+      }
     }
   }
   const records: Map<string, PlayRecord> = plays?.records ?? new Map();
   const current = (id: string): PlayRecord | undefined => records.get(id) ?? state.plays.records.get(id);
 
-  // 3. Win probability, per play id. The list is re-sent whole each poll; an entry equal to the
+  // Win probability, per play id. The list is re-sent whole each poll; an entry equal to the
   // one at the same position last poll is unchanged without a lookup.
+  const looseWinprob: DraftEvent[] = [];
   let wpSeen: GameDiffState['wpSeen'] = state.wpSeen;
   if (Array.isArray(body.winprobability)) {
     const list = body.winprobability as unknown[];
@@ -160,7 +168,7 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
           ? item.homeWinPercentage
           : null;
       if (playId === null || wp === null) continue;
-      const at = seenIds.length;
+      const position = seenIds.length;
       seenIds.push(playId);
       seenValues.push(wp);
       const tie =
@@ -168,7 +176,7 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
           ? item.tiePercentage
           : null;
       latest = { playId, homeWinPercentage: wp, tiePercentage: tie };
-      if (prev !== null && prev.ids[at] === playId && prev.values[at] === wp) continue;
+      if (prev !== null && prev.ids[position] === playId && prev.values[position] === wp) continue;
       const cur = current(playId);
       if (cur !== undefined && cur.wp === wp) continue;
       const record: PlayRecord = {
@@ -188,25 +196,28 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
         wpChanges: (cur?.wpChanges ?? 0) + 1,
       };
       records.set(playId, record);
-      push('winprob.changed', ids.winprobChanged(playId, record.wpChanges), {
+      const event = draft('winprob.changed', ids.winprobChanged(playId, record.wpChanges), {
         playId,
         homeWinPercentage: wp,
         previousHomeWinPercentage: cur?.wp ?? null,
         tiePercentage: tie,
       });
+      // A value for a play this poll brought follows that play; others sit at the header's moment.
+      (byPlay.get(playId)?.then ?? looseWinprob).push(event);
     }
     next.winProbability = latest;
     wpSeen = { ids: seenIds, values: seenValues };
   }
 
-  // 4. Score: the header's (ahead of the last play's running score while live).
+  // Score: the header's (ahead of the last play's running score while live).
+  let scoreEvent: DraftEvent | null = null;
   const live = h.state === 'in' || h.state === 'post';
   if (live && h.home.score !== null && h.away.score !== null) {
     const score: Score = { home: h.home.score, away: h.away.score };
     if (score.home !== meta.score.home || score.away !== meta.score.away) {
       if (score.home < meta.score.home || score.away < meta.score.away) next.scoreEpoch = meta.scoreEpoch + 1;
       next.score = score;
-      push('score.changed', ids.scoreChanged(score, next.scoreEpoch), {
+      scoreEvent = draft('score.changed', ids.scoreChanged(score, next.scoreEpoch), {
         score,
         previous: meta.score,
         period: h.period,
@@ -215,24 +226,46 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     }
   }
 
-  // 5. Periods: every period started and ended once, in order, even when polls skipped some.
+  // Periods: every period started and ended once, in order, even when polls skipped some.
   // A final summary's status carries no period (seen in every recorded final): use the highest
-  // period reached, from the status seen before or from the plays.
-  const period = h.period ?? (final ? lastPeriod(meta, state, records) : 0);
+  // period reached, from the status seen before or from the plays. A play of a period proves that
+  // period started and the ones before it ended, even while the header does not show it yet: its
+  // events then come after the period's start, never before it. Plays open periods only as a run
+  // (plays of every period between): one bad row must not open dozens of periods.
+  const headerPeriod = h.period ?? (final ? lastPeriod(meta, state, records) : 0);
+  let playPeriod = Math.max(headerPeriod, meta.periodsStarted);
+  while (playPeriods.has(playPeriod + 1)) playPeriod++;
+  const period = final ? Math.max(headerPeriod, playPeriod) : headerPeriod;
   let startedTo = meta.periodsStarted;
   let endedTo = meta.periodsEnded;
-  if ((h.state === 'in' || final) && period >= 1) {
-    startedTo = Math.max(startedTo, period);
-    endedTo = Math.max(endedTo, final || isEndOfPeriod(h) ? period : period - 1);
+  if (h.state === 'in' || final) {
+    const reached = Math.max(period, playPeriod);
+    const ended = final ? period : Math.max(isEndOfPeriod(h) ? period : period - 1, playPeriod - 1);
+    startedTo = Math.max(startedTo, reached);
+    endedTo = Math.max(endedTo, ended);
   }
+  const periodEvents: PollPeriodEvent[] = [];
   for (let q = Math.min(meta.periodsStarted, meta.periodsEnded) + 1; q <= startedTo; q++) {
-    if (q > meta.periodsStarted) push('period.started', ids.periodStarted(q), { period: q });
-    if (q > meta.periodsEnded && q <= endedTo) push('period.ended', ids.periodEnded(q), { period: q });
+    if (q > meta.periodsStarted) {
+      periodEvents.push({
+        event: draft('period.started', ids.periodStarted(q), { period: q }),
+        period: q,
+        ends: false,
+      });
+    }
+    if (q > meta.periodsEnded && q <= endedTo) {
+      periodEvents.push({
+        event: draft('period.ended', ids.periodEnded(q), { period: q }),
+        period: q,
+        ends: true,
+      });
+    }
   }
   next.periodsStarted = startedTo;
   next.periodsEnded = endedTo;
 
-  // 6. End.
+  // End.
+  let ended: DraftEvent | null = null;
   if (final && !meta.ended) {
     next.ended = true;
     const score = next.score;
@@ -245,8 +278,37 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
           : score.away > score.home
             ? 'away'
             : null;
-    push('game.ended', ids.gameEnded(), { score, winner, periods: period, detail: h.detail });
+    ended = draft('game.ended', ids.gameEnded(), { score, winner, periods: period, detail: h.detail });
   }
+
+  const ordered = orderPollEvents({
+    status: status && {
+      event: status,
+      leads: isUnderWay(h),
+      // In `post` or `pre` the status speaks of the game as a whole, not of one period.
+      period: h.state === 'in' ? period : null,
+    },
+    started,
+    plays: playEvents,
+    periods: periodEvents,
+    now: period,
+    looseWinprob,
+    score: scoreEvent,
+    ended,
+  });
+  const events: NewGameEvent[] = ordered.map(
+    (e, i) =>
+      ({
+        id: e.id,
+        type: e.type,
+        league: state.league,
+        gameId: state.gameId,
+        seq: meta.seq + i + 1,
+        at,
+        teams,
+        data: e.data,
+      }) as NewGameEvent,
+  );
 
   next.seq = meta.seq + events.length;
   next.state = h.state;
@@ -316,6 +378,12 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
       state.wpSeen = wpSeen;
     },
   };
+}
+
+/** A row's period when it is a usable period number (1 or more), else null. */
+function periodOf(row: PlayRow | null): number | null {
+  const p = row?.period_number;
+  return typeof p === 'number' && Number.isInteger(p) && p >= 1 ? p : null;
 }
 
 function lastPeriod(meta: GameMeta, state: GameDiffState, records: Map<string, PlayRecord>): number {

@@ -1,6 +1,6 @@
 import type { PlayRow } from '../src/model/events.js';
 
-/** The spec's `plays` columns, in the spec's order: what a `play.updated` compares. */
+/** The `plays` table's columns, in its order: what a `play.updated` compares. */
 export const PLAY_COLUMNS = [
   'id',
   'sequence_number',

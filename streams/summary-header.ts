@@ -125,6 +125,15 @@ export function isEndOfPeriod(h: Pick<SummaryHeader, 'name' | 'detail'>): boolea
   );
 }
 
+/**
+ * The game is being played (started, resumed, into a new period). A change to such a status comes
+ * before the plays that follow it; any other status (end of period, halftime, delay, final,
+ * suspension, postponement) comes after the plays before it.
+ */
+export function isUnderWay(h: Pick<SummaryHeader, 'state' | 'name' | 'detail'>): boolean {
+  return h.state === 'in' && !isEndOfPeriod(h) && !isIrregularStatus(h.name);
+}
+
 const STATE_RANK: Record<GameState, number> = { pre: 0, in: 1, post: 2 };
 
 export interface Progress {

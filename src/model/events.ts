@@ -31,7 +31,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'winprob.changed',
 ];
 
-/** One row of the spec's `plays` table (summary), exact columns and types. */
+/** One row of the summary's `plays` table, exact columns and types. */
 export interface PlayRow {
   id: string | null;
   sequence_number: string | null;
@@ -200,7 +200,7 @@ export interface GameSnapshot {
   clock: string | null;
   /** Scheduled start, ISO 8601. */
   date: string | null;
-  /** The spec's scoreboard row for this game, when the scoreboard has been seen. */
+  /** The scoreboard table's row for this game, when the scoreboard has been seen. */
   scoreboard: Record<string, unknown> | null;
   /** The newest plays, oldest first (at most 20). */
   recentPlays: PlayRow[];

@@ -114,8 +114,8 @@ export function toClockSeconds(value: unknown): number | null {
 const SEASON_LABEL = /^(\d{4})-(\d{2})$/;
 
 /**
- * `season_year` is an integer even where it is described as a label `YYYY-YY` (spec). A label is
- * read as ESPN numbers seasons: by the year the season ends (`2024-25` → 2025).
+ * `season_year` is an integer even where upstream sends a label `YYYY-YY`, so seasons sort and
+ * join as numbers. A label is read as ESPN numbers seasons: by the year the season ends (`2024-25` → 2025).
  */
 export function toSeasonYear(value: unknown): number | null {
   if (typeof value === 'string') {
@@ -130,7 +130,7 @@ export function toSeasonYear(value: unknown): number | null {
   return toInteger(value);
 }
 
-/** Logo URLs joined with `|` (the spec's `team_logos`). */
+/** Logo URLs joined with `|` (`team_logos`). */
 export function toLogoList(value: unknown): string | null {
   if (typeof value === 'string') return toCharacter(value);
   const hrefs: string[] = [];

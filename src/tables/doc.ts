@@ -111,7 +111,7 @@ export function renderTablesDoc(samples: readonly GenericSample[]): string {
     '',
     '## Rules',
     '',
-    '- **Column order.** Where the spec lists columns in groups by type, the columns come group by group in the order the spec writes the groups, and within a group in the order the spec lists them. League-only columns sit where the spec names them.',
+    '- **Column order.** Columns are declared in groups by type and come group by group, each group in its declared order, whatever the key order of the payload. League-only columns sit inside their group.',
     "- **League differences.** `game_info.venue_short_name` (men's only); `header.game_note` and `season_series.round` (women's only); summary `news` has `byline` in both leagues and four extra link columns in the women's; the news operations give men's rows `byline` and women's rows the four extra link columns instead; the roster has one column list per league. A column of the league's list that the payload lacks is null (e.g. `round` appears in no recorded season series).",
     "- **Optional columns.** The scoreboard's `home_rank` and `away_rank` (character, after `<side>_score`) exist only when some team on that scoreboard is ranked (`curatedRank.current` between 1 and 98; ESPN uses 99 for unranked); then both exist, null for unranked sides. `columnsFor` lists the columns without them.",
     '- **Types.** Integer columns hold integers (`"12"` → 12; a value that is not an integer in the Int32 range → null), double columns parse text (`"44.4"`, `".683"`), logical columns hold booleans (`"true"`/`"false"` read too). A missing value is null; an empty string is read as missing, so no cell holds `""` or `"undefined"`. List and object cells are JSON text.',

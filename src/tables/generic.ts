@@ -3,7 +3,7 @@ import type { Frame, FrameColumn } from './frame.js';
 import type { Cell, ColumnType, Row } from './schema.js';
 
 /**
- * Generic parsers, for the operations whose columns the spec leaves open. Each item is
+ * Generic parsers, for the operations whose payloads have no fixed table. Each item is
  * flattened: nested objects join their keys with `_`, names are snake_cased, lists become JSON
  * text. Each column gets one type for all rows: only booleans → logical, only integers →
  * integer, numbers → double, anything else (strings, or a mix) → character.

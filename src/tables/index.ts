@@ -1,8 +1,16 @@
 /**
- * The tabular forms (spec, "Resources and their fields"): one schema (`schema.ts`), parsers from
+ * The tabular forms: one schema (`schema.ts`), parsers from
  * raw payloads to typed rows, and two flavours (Arrow `Table`, plain rows).
  */
-export { parseOperation, parseFrames, columnsFor, operationCsv } from './operation.js';
+export {
+  parseOperation,
+  parseFrames,
+  columnsFor,
+  operationCsv,
+  isSummaryTable,
+  summaryTableExpected,
+  checkSummaryTable,
+} from './operation.js';
 export type { Flavour, ParseOptions, TabularResult } from './operation.js';
 export { parsePlays, parseWinprobability } from './plays.js';
 export { parseScoreboard } from './scoreboard.js';

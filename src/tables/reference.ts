@@ -5,7 +5,7 @@ import { fixedFrame } from './fixed.js';
 import type { Frame, Layout } from './frame.js';
 import { STANDINGS_VALUE_COLUMNS } from './schema.js';
 
-/** Injuries, team list, roster, team schedule and standings: the spec's fixed reference tables. */
+/** Injuries, team list, roster, team schedule and standings: the fixed reference tables. */
 
 // The athlete id appears in the playercard link (`.../player/_/id/4585618/...`) when the entry has no `athlete.id`.
 const LINK_ID = /\/id\/(\d+)/;

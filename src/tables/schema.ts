@@ -1,14 +1,14 @@
 import type { League } from '../core/leagues.js';
 
 /**
- * The one schema of every table the spec fixes ("Resources and their fields"): exact column
- * names, order and types. Parsers, `columnsFor`, the Arrow builder, the conformance tests and
- * `docs/tables.md` all read this file.
+ * The one schema of every fixed table: exact column names, order and types, the contract that
+ * analysts' code is written against (the same tables as the R and Python ESPN packages). Parsers,
+ * `columnsFor`, the Arrow builder, the conformance tests and `docs/tables.md` all read this file.
  *
- * Column order rule: where the spec lists a table's columns in groups by type, the columns come
- * group by group in the order the spec writes the groups, and within a group in the order the
- * spec lists the names. League-only columns sit where the spec names them (e.g. `game_note` at
- * the end of header's character group). An `optional` group (the scoreboard's `<side>_rank`)
+ * Column order rule: a table's columns are declared in groups by type, and come group by group,
+ * each group in its declared order, so a table's layout is the same whatever the payload's key
+ * order. League-only columns sit inside their group (e.g. `game_note` at the end of header's
+ * character group). An `optional` group (the scoreboard's `<side>_rank`)
  * exists in a table only when some row has a value for it.
  */
 
@@ -317,7 +317,7 @@ const WOMENS_NEWS_LINKS = [
   'links_sportscenter_href',
 ] as const;
 
-/** The summary's news: the spec lists `byline` among the character columns for both leagues. */
+/** The summary's news: `byline` is a character column in both leagues (both payloads carry it). */
 const SUMMARY_NEWS = [
   g('integer', ['id']),
   g('character', [
@@ -567,7 +567,7 @@ const STANDINGS = [
   g('double', [...STANDINGS_VALUE_COLUMNS]),
 ] as const;
 
-/** Every fixed table, by name. Roster has one list per league (the spec gives two). */
+/** Every fixed table, by name. Roster has one list per league: the two leagues' rosters differ. */
 export const SCHEMA = {
   scoreboard: SCOREBOARD,
   boxscore_player: BOXSCORE_PLAYER,
@@ -595,7 +595,7 @@ export const SCHEMA = {
 
 export type TableName = keyof typeof SCHEMA;
 
-/** The 14 tables of the summary, by their spec names, with the schema table each one uses. */
+/** The 14 tables of the summary, by their public names, with the schema table each one uses. */
 export const SUMMARY_TABLES = {
   boxscore_player: 'boxscore_player',
   boxscore_team: 'boxscore_team',

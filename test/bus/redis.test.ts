@@ -1,6 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +7,9 @@ import { createBus } from '../../src/bus/index.js';
 import { createRedisBus } from '../../src/bus/redis.js';
 import { EPOCH_SCRIPT } from '../../src/bus/redis-scripts.js';
 import { compareOffsets, type Bus } from '../../src/bus/types.js';
-import { getTestRedis } from '../helpers/redis.js';
+import { freePort } from '../support/free-port.js';
+import { getTestRedis } from '../support/redis.js';
+import { RedisProcess } from '../support/redis-process.js';
 import { busContract, collect, gameKey, makeEvents } from './bus-contract.js';
 
 const redis = await getTestRedis();
@@ -170,15 +170,19 @@ describe.skipIf(!hasRedisServer)('createRedisBus against its own redis-server', 
     const bus = createRedisBus({ url: `redis://127.0.0.1:${port}`, prefix: 'courtside-test:none:' });
     cleanups.push(() => bus.close());
     const started = Date.now();
-    await expect(bus.bounds()).rejects.toMatchObject({ code: 'BUS_UNAVAILABLE' });
+    await expect(bus.bounds()).rejects.toMatchObject({
+      code: 'BUS_UNAVAILABLE',
+      // The connection's own error, not ioredis's "Reached the max retries per request limit".
+      message: `bus.bounds failed: Redis unreachable: connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
     // Bounded retries: callers hear about it in well under the 10 s a stuck poll would cost.
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('a tail survives a Redis restart and delivers what is committed after it', async () => {
     const port = await freePort();
-    let server = await startRedisServer(port);
-    cleanups.push(async () => void server.kill('SIGKILL'));
+    const server = await RedisProcess.start(port);
+    cleanups.push(() => server.stop());
     const logs: Array<{ msg: string; role?: string }> = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
     const bus = createRedisBus({ url: `redis://127.0.0.1:${port}`, retention: 1_000, logger });
@@ -193,12 +197,11 @@ describe.skipIf(!hasRedisServer)('createRedisBus against its own redis-server', 
     await tail.until(3);
 
     // SIGKILL mid-tail: the tail's blocked XREAD loses its connection.
-    server.kill('SIGKILL');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.stop();
     await expect(bus.commit(g, makeEvents(g, 4, 1), { meta: 2 })).rejects.toMatchObject({
       code: 'BUS_UNAVAILABLE',
     });
-    server = await startRedisServer(port);
+    await server.start();
 
     // No persistence: the restarted Redis has an empty stream. Its new ids are time-based, so they
     // are still after the tail's last id: the tail resumes and loses nothing committed from now on.
@@ -234,46 +237,4 @@ async function retry<T>(fn: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** A throwaway redis-server without persistence, ready to answer. */
-async function startRedisServer(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()],
-    { stdio: 'ignore' },
-  );
-  const probe = new Redis({
-    port,
-    host: '127.0.0.1',
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => undefined);
-  try {
-    await retry(async () => {
-      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-      if (probe.status !== 'ready')
-        await probe.connect().catch(async (err) => {
-          probe.disconnect();
-          throw err;
-        });
-      await probe.ping();
-    }, 10_000);
-  } finally {
-    probe.disconnect();
-  }
-  return child;
 }

@@ -250,6 +250,12 @@ describe('hostile HTTP paths and queries', () => {
           const path = `${prefix}${segs.join('/')}${q ? `?${q}` : ''}`;
           const before = upstream.requests.count();
           const status = await get(path);
+          // A well-formed id the upstream has nothing for is refused there, as ESPN refuses it; the
+          // daemon passes that on as 502 with the upstream's status. Any other 5xx is a fault.
+          const refused = upstream.requests.entries
+            .slice(before)
+            .some((r) => r.status >= 400 && r.status < 500);
+          if (status === 502 && refused) return;
           expect(status, path).toBeLessThan(500);
           if (status >= 400) expect(upstream.requests.count(), `${path} reached the upstream`).toBe(before);
         },

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { assertSoak } from './harness/assert-soak.js';
-import { startOwnRedis, type OwnRedis } from './harness/redis-server.js';
+import { RedisProcess } from '../support/redis-process.js';
 import { ROOT, runSoak, sleep, type SoakContext } from './harness/soak.js';
 
 /**
@@ -9,17 +9,17 @@ import { ROOT, runSoak, sleep, type SoakContext } from './harness/soak.js';
  * with staggered starts, 2,000 WebSocket clients, two daemons on one private redis-server, an
  * alert worker and a webhook receiver. Faults one at a time, then together.
  */
-let redis: OwnRedis | undefined;
+let redis: RedisProcess | undefined;
 beforeAll(() => {
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 });
-afterAll(async () => redis?.close());
+afterAll(async () => redis?.stop());
 
 const settle = (): Promise<void> => sleep(20_000);
 
 // Every fault lasts a fixed wall time; a pause between them lets the system settle so each is judged
 // alone. All of it ends well before the last tenth of the run, which the RSS check compares.
-async function oneAtATime(ctx: SoakContext, own: OwnRedis): Promise<void> {
+async function oneAtATime(ctx: SoakContext, own: RedisProcess): Promise<void> {
   const { upstream, daemons, receiver, log } = ctx;
   // After the 10%-20% window, which the RSS check takes as its start: it must see the daemons under
   // their normal load, not idling through an outage.
@@ -45,7 +45,7 @@ async function oneAtATime(ctx: SoakContext, own: OwnRedis): Promise<void> {
   receiver.down = false;
   await settle();
   log('fault: redis-server killed, restarted after 5 s');
-  await own.kill();
+  await own.stop();
   await sleep(5_000);
   await own.start();
   await sleep(30_000);
@@ -59,7 +59,7 @@ async function oneAtATime(ctx: SoakContext, own: OwnRedis): Promise<void> {
   // together with Redis's copy loses the state (see docs/reliability.md).
   await ctx.killAndReplace(daemons[1]!);
   await sleep(20_000);
-  await own.kill();
+  await own.stop();
   await sleep(5_000);
   await own.start();
   await sleep(35_000);
@@ -71,7 +71,7 @@ describe('full soak', () => {
   it(
     'an evening with every fault: nothing lost, nothing duplicated, RSS flat',
     async () => {
-      redis = await startOwnRedis();
+      redis = await RedisProcess.start();
       const own = redis;
       const r = await runSoak({
         redisUrl: own.url,

@@ -1,5 +1,5 @@
 import { afterAll, describe, it } from 'vitest';
-import { getTestRedis } from '../helpers/redis.js';
+import { getTestRedis } from '../support/redis.js';
 import { assertSoak } from './harness/assert-soak.js';
 import { runSoak, sleep } from './harness/soak.js';
 

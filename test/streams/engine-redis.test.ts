@@ -3,7 +3,7 @@ import { createRedisBus } from '../../src/bus/redis.js';
 import type { Bus } from '../../src/bus/types.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
 import type { GameEvent } from '../../src/model/events.js';
-import { getTestRedis, type TestRedis } from '../helpers/redis.js';
+import { getTestRedis, type TestRedis } from '../support/redis.js';
 import { Script } from './helpers.js';
 
 // Real time and real Redis (leases expire on Redis's clock), with short intervals.

@@ -1,6 +1,14 @@
 import { VirtualTimeScheduler } from 'rxjs';
+import { createMemoryBus } from '../../src/bus/memory.js';
 import { UpstreamHttpError, UpstreamPayloadError } from '../../src/core/errors.js';
+import { silentLogger } from '../../src/core/log.js';
 import type { GameEvent, PlayRow } from '../../src/model/events.js';
+import { DEFAULT_FINISHED_GAME_TTL_MS, resolveIntervals } from '../../streams/engine-config.js';
+import {
+  createEngineContext,
+  type EngineContextOptions,
+  type EngineRuntime,
+} from '../../streams/engine-context.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 type Json = Record<string, any>;
@@ -311,4 +319,23 @@ export class Script {
   scoreboardCalls(): number[] {
     return this.calls.filter((c) => c.op.endsWith('_scoreboard')).map((c) => c.at);
   }
+}
+
+/** The context the engine's parts share, on virtual time and a memory bus, for testing one part. */
+export function engineContext(
+  clock: VirtualClock,
+  client: EngineContextOptions['client'],
+  overrides: Partial<EngineContextOptions> = {},
+): EngineRuntime {
+  return createEngineContext({
+    client,
+    bus: createMemoryBus({ now: () => clock.now() }),
+    scheduler: clock,
+    logger: silentLogger,
+    intervals: resolveIntervals({ client, leagues: ['mens'] }),
+    instanceId: 'test',
+    finishedGameTtlMs: DEFAULT_FINISHED_GAME_TTL_MS,
+    random: () => 0.5,
+    ...overrides,
+  });
 }

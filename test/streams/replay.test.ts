@@ -8,8 +8,9 @@ import { parsePlays } from '../../src/tables/index.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
 import type { GameEvent, PlayRow } from '../../src/model/events.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../helpers/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
+import { orderViolations } from './replay-helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -112,6 +113,10 @@ function checkGame(events: GameEvent[], final: Record<string, any>): void {
 
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+
+  // Game-clock order across every poll: a period starts before its plays, no play is added to a
+  // period after its end, no play event follows the final status.
+  expect(orderViolations(events)).toEqual([]);
 }
 
 describe.skipIf(!HAVE_FIXTURES || files.length === 0)(

@@ -8,7 +8,7 @@ import {
   tableColumns,
   type ColumnType,
 } from '../../src/tables/schema.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures } from '../helpers/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures } from '../support/fixtures.js';
 import { fixturesOf } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,7 @@ import { format, resolveConfig } from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { collectGenericSamples, renderTablesDoc } from '../../src/tables/doc.js';
 import { SCHEMA } from '../../src/tables/schema.js';
-import { FIXTURES_DIR, HAVE_FIXTURES } from '../helpers/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES } from '../support/fixtures.js';
 
 const target = join(import.meta.dirname, '..', '..', 'docs', 'tables.md');
 

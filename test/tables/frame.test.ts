@@ -8,7 +8,7 @@ import {
   toCsv,
   type Row,
 } from '../../src/tables/index.js';
-import { makeEvent, makePlay } from './helpers.js';
+import { makeScoreboardEvent, makePlay } from './helpers.js';
 
 describe('toCsv', () => {
   it('quotes per RFC 4180 and writes null as an empty field', () => {
@@ -84,7 +84,7 @@ describe('tableToIpc', () => {
 });
 
 describe('parseOperation options', () => {
-  const raw = { events: [makeEvent()] };
+  const raw = { events: [makeScoreboardEvent()] };
   it('defaults to Arrow; flavour rows and return_as_pandas give rows', () => {
     expect((parseOperation('mens_scoreboard', raw) as Table).numRows).toBe(1);
     const rows = parseOperation('mens_scoreboard', raw, { flavour: 'rows' }) as Row[];

@@ -1,4 +1,4 @@
-import { listFixtures, loadFixture, type FixtureFile } from '../helpers/fixtures.js';
+import { listFixtures, loadFixture, type FixtureFile } from '../support/fixtures.js';
 
 /** Recorded payloads of one operation suffix, with their parsed JSON. */
 export function fixturesOf(suffix: string): { fixture: FixtureFile; name: string; raw: unknown }[] {
@@ -36,7 +36,7 @@ export function makePlay(overrides: Record<string, unknown> = {}): Record<string
 }
 
 /** A minimal scoreboard event with two competitors, with overrides on the event. */
-export function makeEvent(
+export function makeScoreboardEvent(
   overrides: Record<string, unknown> = {},
   competition: Record<string, unknown> = {},
 ) {

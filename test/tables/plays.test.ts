@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlays, parseWinprobability } from '../../src/tables/index.js';
 import { tableColumns } from '../../src/tables/schema.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { fixturesOf, makePlay } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -11,7 +11,7 @@ import {
   type Row,
 } from '../../src/tables/index.js';
 import { SUMMARY_TABLE_NAMES, SUMMARY_TABLES, tableColumns } from '../../src/tables/schema.js';
-import { HAVE_FIXTURES, finishedSummaries, loadFixture } from '../helpers/fixtures.js';
+import { HAVE_FIXTURES, finishedSummaries, loadFixture } from '../support/fixtures.js';
 
 // Why these runs: enough cases to reach nested shapes, cheap enough for a loaded 2-core machine.
 const RUNS = 60;

@@ -1,14 +1,14 @@
 import type { Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { columnsFor, parseOperation, parseScoreboard } from '../../src/tables/index.js';
-import { HAVE_FIXTURES } from '../helpers/fixtures.js';
-import { fixturesOf, makeEvent } from './helpers.js';
+import { HAVE_FIXTURES } from '../support/fixtures.js';
+import { fixturesOf, makeScoreboardEvent } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('parseScoreboard', () => {
   it('maps an event to one typed row', () => {
-    const [row] = parseScoreboard({ events: [makeEvent()] }, 'mens');
+    const [row] = parseScoreboard({ events: [makeScoreboardEvent()] }, 'mens');
     expect(row).toMatchObject({
       game_id: '401000001',
       season_year: 2025,
@@ -33,7 +33,7 @@ describe('parseScoreboard', () => {
   });
 
   it('reads the clock as seconds and a season label as its ending year', () => {
-    const event = makeEvent({
+    const event = makeScoreboardEvent({
       season: { year: '2024-25', type: '3' },
       status: { clock: '8:41', period: '4', type: {} },
     });
@@ -45,17 +45,17 @@ describe('parseScoreboard', () => {
   });
 
   it('has the rank columns only when some team is ranked', () => {
-    const plain = parseOperation('mens_scoreboard', { events: [makeEvent()] }, { flavour: 'rows' }) as Json[];
+    const plain = parseOperation('mens_scoreboard', { events: [makeScoreboardEvent()] }, { flavour: 'rows' }) as Json[];
     expect(Object.keys(plain[0] ?? {})).not.toContain('home_rank');
     expect(Object.keys(plain[0] ?? {})).toEqual(columnsFor('mens_scoreboard'));
-    const ranked = makeEvent();
+    const ranked = makeScoreboardEvent();
     ranked.competitions[0]!.competitors[1] = {
       ...ranked.competitions[0]!.competitors[1]!,
       curatedRank: { current: 7 },
     } as never;
     const rows = parseOperation(
       'mens_scoreboard',
-      { events: [ranked, makeEvent()] },
+      { events: [ranked, makeScoreboardEvent()] },
       { flavour: 'rows' },
     ) as Json[];
     const keys = Object.keys(rows[0] ?? {});

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getTestRedis } from '../helpers/redis.js';
+import { getTestRedis } from '../support/redis.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -41,11 +41,11 @@ function courtside(args: string[], env: Record<string, string> = {}, killAfterMs
 }
 
 describe('courtside worker / webhooks commands', () => {
-  it('refuses a rules file with a bad field, naming it, and exits 1', async () => {
+  it('refuses a rules file with a bad field, naming it, and exits 2', async () => {
     const file = join(dir, 'bad.yaml');
     await writeFile(file, 'rules:\n  close_game:\n    margin: -3\n');
     const run = await courtside(['worker', 'alerts', '--rules', file, '--redis', 'redis://127.0.0.1:1']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('rules.close_game.margin: expected a positive integer');
   });
 

@@ -6,10 +6,11 @@ import { createEngine, type Engine } from '../../streams/engine.js';
 import type { GameEvent } from '../../src/model/events.js';
 import type { Alert } from '../../workers/alerts/types.js';
 import { verifySignature } from '../../workers/webhooks/signature.js';
-import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
-import { getTestRedis, type TestRedis } from '../helpers/redis.js';
-import { SECRET, startPipeline } from './helpers/pipeline.js';
-import { startReceiver, waitFor } from './helpers/receiver.js';
+import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { getTestRedis, type TestRedis } from '../support/redis.js';
+import { SECRET, startPipeline } from './pipeline.js';
+import { startReceiver } from '../support/receiver.js';
+import { waitFor } from '../support/wait-for.js';
 
 // A recorded game spans about 2.5 h of wall clock; at 1000x it plays out in about 9 s.
 const SPEED = 1_000;

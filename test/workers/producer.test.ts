@@ -6,10 +6,11 @@ import { jobsDropped } from '../../src/core/metrics.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { createEventProducer } from '../../workers/producer.js';
 import { EVENTS_QUEUE, bullPrefix, fromJobId, toJobId } from '../../workers/queues.js';
-import { getTestRedis } from '../helpers/redis.js';
-import { GameScript } from './helpers/events.js';
-import { RedisProcess, freePort, haveRedisServer } from './helpers/redis-process.js';
-import { waitFor } from './helpers/receiver.js';
+import { getTestRedis } from '../support/redis.js';
+import { GameScript } from '../support/events.js';
+import { freePort } from '../support/free-port.js';
+import { RedisProcess, haveRedisServer } from '../support/redis-process.js';
+import { waitFor } from '../support/wait-for.js';
 
 function manyEvents(n: number): GameEvent[] {
   const g = new GameScript(`4019${Math.floor(Math.random() * 1e6)}`).started();

@@ -168,7 +168,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     );
   }
 
-  async function process(job: Job<GameEvent>): Promise<string> {
+  async function evaluateEvent(job: Job<GameEvent>): Promise<string> {
     const event = job.data;
     if (!wanted(event, config.leagues, teamFilter)) return 'filtered';
     const { league, gameId } = event;
@@ -232,7 +232,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     return { state: current!, applied };
   }
 
-  const worker = new Worker<GameEvent>(EVENTS_QUEUE, process, {
+  const worker = new Worker<GameEvent>(EVENTS_QUEUE, evaluateEvent, {
     connection,
     prefix: bullPrefix(prefix),
     // Evaluation is a few Redis round trips; 4 overlaps them without starving the event loop.

@@ -35,7 +35,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const subscribers = new Map<string, SubscriberConfig>(options.config.subscribers.map((s) => [s.id, s]));
   const connection: Redis = createRedisConnection(options.redisUrl);
 
-  async function process(job: Job<WebhookJobData>): Promise<{ status: number }> {
+  async function deliverJob(job: Job<WebhookJobData>): Promise<{ status: number }> {
     const data = job.data;
     const subscriber = subscribers.get(data.subscriberId);
     if (!subscriber) {
@@ -71,7 +71,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
   }
 
-  const worker = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, process, {
+  const worker = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, deliverJob, {
     connection,
     prefix: bullPrefix(options.prefix),
     // Deliveries wait on the network, not the CPU: many in flight cost little.

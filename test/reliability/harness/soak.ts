@@ -8,7 +8,7 @@ import { createRedisBus } from '../../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../../src/bus/types.js';
 import { startUpstream, type RunningUpstream } from '../../../src/simulator/index.js';
 import type { GameEvent } from '../../../src/model/events.js';
-import { startNodeFlags } from '../../helpers/start-flags.js';
+import { startNodeFlags } from '../../support/start-flags.js';
 import { readMemoryMap, readRss, rssGrowthAfterWarmup, rssTenths } from './rss.js';
 
 /**

@@ -4,7 +4,7 @@ import { clockSeconds, periodLabel } from '../../../workers/alerts/format.js';
 import { evaluate, firstParticipant, scorerName } from '../../../workers/alerts/rules.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
 import type { GameEvent } from '../../../src/model/events.js';
-import { GameScript } from '../helpers/events.js';
+import { GameScript } from '../../support/events.js';
 
 const rules = defaultAlertsConfig().rules;
 

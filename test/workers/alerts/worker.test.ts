@@ -6,10 +6,11 @@ import { parseAlertsConfig } from '../../../workers/rules-file.js';
 import { evaluate } from '../../../workers/alerts/rules.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
 import { EVENTS_QUEUE, bullPrefix } from '../../../workers/queues.js';
-import { getTestRedis, type TestRedis } from '../../helpers/redis.js';
-import { GameScript } from '../helpers/events.js';
-import { SECRET, startPipeline } from '../helpers/pipeline.js';
-import { startReceiver, waitFor } from '../helpers/receiver.js';
+import { getTestRedis, type TestRedis } from '../../support/redis.js';
+import { GameScript } from '../../support/events.js';
+import { SECRET, startPipeline } from '../pipeline.js';
+import { startReceiver } from '../../support/receiver.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const available = await getTestRedis();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertDeliverableUrl, isForbiddenAddress } from '../../../workers/webhooks/address-guard.js';
 import { deliverWebhook } from '../../../workers/webhooks/deliver.js';
-import { startReceiver } from '../helpers/receiver.js';
+import { startReceiver } from '../../support/receiver.js';
 
 describe('SSRF guard', () => {
   it('classifies private, loopback, link-local, unique-local and unspecified addresses', () => {

@@ -5,10 +5,11 @@ import { parseAlertsConfig } from '../../../workers/rules-file.js';
 import { evaluate } from '../../../workers/alerts/rules.js';
 import { openFailedDeliveries } from '../../../workers/webhooks/failed.js';
 import { verifySignature } from '../../../workers/webhooks/signature.js';
-import { getTestRedis, type TestRedis } from '../../helpers/redis.js';
-import { GameScript } from '../helpers/events.js';
-import { SECRET, startPipeline } from '../helpers/pipeline.js';
-import { startReceiver, waitFor, type Received } from '../helpers/receiver.js';
+import { getTestRedis, type TestRedis } from '../../support/redis.js';
+import { GameScript } from '../../support/events.js';
+import { SECRET, startPipeline } from '../pipeline.js';
+import { startReceiver, type Received } from '../../support/receiver.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const redisAvailable = await getTestRedis();
 

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliverWebhook } from '../../../workers/webhooks/deliver.js';
 import { signPayload, verifySignature } from '../../../workers/webhooks/signature.js';
-import { startReceiver, type Received } from '../helpers/receiver.js';
+import { startReceiver, type Received } from '../../support/receiver.js';
 
 const DOC = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'alerts.md');
 const SECRET = 'whsec-0123456789abcdef';

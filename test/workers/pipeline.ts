@@ -1,10 +1,10 @@
-import { parseAlertsConfig, type AlertsConfig } from '../../../workers/rules-file.js';
-import type { Alert } from '../../../workers/alerts/types.js';
-import { createAlertWorker } from '../../../workers/alerts/worker.js';
-import { createEventProducer } from '../../../workers/producer.js';
-import { createWebhookWorker } from '../../../workers/webhooks/worker.js';
-import type { TestRedis } from '../../helpers/redis.js';
-import { createLogger } from '../../../src/core/log.js';
+import { parseAlertsConfig, type AlertsConfig } from '../../workers/rules-file.js';
+import type { Alert } from '../../workers/alerts/types.js';
+import { createAlertWorker } from '../../workers/alerts/worker.js';
+import { createEventProducer } from '../../workers/producer.js';
+import { createWebhookWorker } from '../../workers/webhooks/worker.js';
+import type { TestRedis } from '../support/redis.js';
+import { createLogger } from '../../src/core/log.js';
 
 // COURTSIDE_TEST_LOGS=debug shows the workers' logs when a test needs explaining.
 const logger = createLogger({ level: process.env.COURTSIDE_TEST_LOGS ?? 'silent', pretty: false });

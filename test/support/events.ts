@@ -1,5 +1,5 @@
-import type { League } from '../../../src/core/leagues.js';
-import type { GameEvent, PlayRow, TeamRef } from '../../../src/model/events.js';
+import type { League } from '../../src/core/leagues.js';
+import type { GameEvent, PlayRow, TeamRef } from '../../src/model/events.js';
 
 export const HOME: TeamRef = { id: '13', abbreviation: 'LAL' };
 export const AWAY: TeamRef = { id: '2', abbreviation: 'BOS' };

@@ -1,16 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { freePort } from './free-port.js';
 
 /** True when a `redis-server` binary is on PATH. */
 export async function haveRedisServer(): Promise<boolean> {
@@ -21,13 +11,23 @@ export async function haveRedisServer(): Promise<boolean> {
   });
 }
 
-/** A private, non-persistent redis-server child on `port`, stopped and started on demand. */
+/**
+ * A private redis-server child without persistence on `port`, stopped and started on demand: a
+ * restart empties it, as a Redis run with `--save "" --appendonly no` loses its data.
+ */
 export class RedisProcess {
   private child: ChildProcess | null = null;
   constructor(readonly port: number) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts a server on the port given, or on a free one. */
+  static async start(port?: number): Promise<RedisProcess> {
+    const server = new RedisProcess(port ?? (await freePort()));
+    await server.start();
+    return server;
   }
 
   async start(): Promise<void> {
@@ -49,6 +49,7 @@ export class RedisProcess {
         await probe.ping();
         return;
       } catch {
+        // Refused while the server boots: retried until the deadline.
         if (Date.now() > deadline) throw new Error(`redis-server on ${this.port} did not start`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       } finally {

@@ -7,9 +7,12 @@ export interface Received {
   status: number;
 }
 
-/** A real HTTP webhook receiver on loopback; `respond` picks each answer's status (default 200). */
+/**
+ * A real HTTP webhook receiver on loopback; `respond` picks each answer's status (default 200)
+ * from the request's number, body and headers.
+ */
 export async function startReceiver(
-  respond: (n: number, body: string) => number = () => 200,
+  respond: (n: number, body: string, headers: IncomingHttpHeaders) => number = () => 200,
   port = 0,
 ): Promise<{
   url: string;
@@ -25,7 +28,7 @@ export async function startReceiver(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const status = respond(received.length, body);
+      const status = respond(received.length, body, req.headers);
       received.push({ headers: req.headers, body, status });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope');
     });
@@ -43,17 +46,4 @@ export async function startReceiver(
         server.close(() => resolve());
       }),
   };
-}
-
-/** Polls `check` until it returns true (generous deadline for a loaded 2-core machine). */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

@@ -1,0 +1,64 @@
+import { InvalidOptionsError } from '../src/core/errors.js';
+import type { CustodyTimings } from './custody.js';
+import type { EngineIntervals, EngineOptions } from './engine-types.js';
+
+export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'backoffBaseMs'>> = {
+  summaryMs: 3_000,
+  scoreboardLiveMs: 10_000,
+  scoreboardGameDayMs: 60_000,
+  scoreboardIdleMs: 300_000,
+  // One minute: long enough to spare an upstream that is down, short enough to notice recovery.
+  backoffMaxMs: 60_000,
+};
+// The floor for the summary interval: polling faster gains nothing and only hammers the upstream.
+export const MIN_SUMMARY_INTERVAL_MS = 1_000;
+// A lease outlives two missed renewals, so one slow poll does not hand the game over.
+const LEASE_TTL_FACTOR = 3;
+// A game whose stored state vanished (Redis restarted empty): every instance with a copy offers it,
+// and the newest copy is written back this many lease TTLs after its owner found the loss, so that
+// every copy had time to be offered. One with no copy waits twice as long, and until no offer
+// stands, before it starts the game over (re-emitting its history under the same ids).
+const ORPHAN_GRACE_FACTOR = 5;
+export const DEFAULT_FINISHED_GAME_TTL_MS = 24 * 3_600_000;
+
+/** The intervals with defaults filled in; throws `InvalidOptionsError` naming a bad one. */
+export function resolveIntervals(options: EngineOptions): EngineIntervals {
+  const given = options.intervals ?? {};
+  const summaryMs = given.summaryMs ?? DEFAULT_INTERVALS.summaryMs;
+  const out: EngineIntervals = {
+    ...DEFAULT_INTERVALS,
+    backoffBaseMs: summaryMs,
+    leaseTtlMs: summaryMs * LEASE_TTL_FACTOR,
+    ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+    summaryMs,
+  };
+  for (const [name, value] of Object.entries(out)) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new InvalidOptionsError(
+        `intervals.${name} must be a positive number of ms, got ${String(value)}`,
+      );
+    }
+  }
+  if (out.summaryMs < MIN_SUMMARY_INTERVAL_MS && options.allowFastIntervals !== true) {
+    throw new InvalidOptionsError(
+      `intervals.summaryMs must be at least ${MIN_SUMMARY_INTERVAL_MS} ms, got ${out.summaryMs} (allowFastIntervals is for tests)`,
+    );
+  }
+  return out;
+}
+
+/** `finishedGameTtlMs` with its default; throws `InvalidOptionsError` when it is not positive. */
+export function resolveFinishedGameTtl(options: EngineOptions): number {
+  const ttlMs = options.finishedGameTtlMs ?? DEFAULT_FINISHED_GAME_TTL_MS;
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new InvalidOptionsError(`finishedGameTtlMs must be a positive number of ms, got ${String(ttlMs)}`);
+  }
+  return ttlMs;
+}
+
+/** How long copies wait and are kept after Redis lost a game, from the lease TTL. */
+export function custodyTimings(intervals: EngineIntervals): CustodyTimings {
+  const graceMs = ORPHAN_GRACE_FACTOR * intervals.leaseTtlMs;
+  // An owner in its longest backoff still renews its offer before the offer lapses.
+  return { graceMs, offerTtlMs: intervals.backoffMaxMs + graceMs };
+}

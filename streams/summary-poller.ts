@@ -1,0 +1,287 @@
+import { catchError, defer, exhaustMap, map, takeWhile, timer, type Subscription } from 'rxjs';
+import type { CopyOffer, GameKey } from '../src/bus/types.js';
+import { eventsEmitted, pollLag } from '../src/core/metrics.js';
+import type { GameEvent, PlayRow } from '../src/model/events.js';
+import { parsePlays, type ScoreboardRow } from '../src/tables/index.js';
+import type { ScheduledGame } from './cadence.js';
+import {
+  copyOf,
+  expire,
+  heldElsewhere,
+  hold,
+  isHolding,
+  isOffered,
+  leftToCopyHolders,
+  mayWriteBack,
+  missing,
+  needsStoreCheck,
+  offerAnswered,
+  replaceCopy,
+  settle,
+  standBy as standByCustody,
+  stop,
+  waitsForCopy,
+  type Custody,
+} from './custody.js';
+import type { EngineContext } from './engine-context.js';
+import type { PollerStatus } from './engine-types.js';
+import { diffSummary } from './game-diff.js';
+import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './game-state.js';
+import type { RawPlay } from './play-fingerprint.js';
+import { errorInfo } from './poller-status.js';
+
+/** One game this instance knows from a scoreboard: its listing, its poller and its custody. */
+export interface GameTracker {
+  readonly key: GameKey;
+  /** From the scoreboard; null until a scoreboard listed the game. */
+  scheduled: ScheduledGame | null;
+  row: ScoreboardRow | null;
+  /** `row` came with a scoreboard poll after the last commit: the next diff takes it in. */
+  rowFresh: boolean;
+  sub: Subscription | null;
+  custody: Custody;
+  /** Polls in a row that saw the game over. */
+  postPolls: number;
+  readonly status: PollerStatus;
+}
+
+type PollOutcome = 'continue' | 'stop';
+
+export interface SummaryPollerHooks {
+  /** A poll found the store missing a game it should hold: every copy is offered now. */
+  storeLostData(): void;
+  /** When this instance's bus last found that Redis lost its data (null: never). */
+  dataLostAt(): number | null;
+  /** Publishes an event the bus accepted. */
+  emit(event: GameEvent): void;
+  /** A poller started or stopped, or a game changed state (for the tracked-games gauge). */
+  changed(): void;
+}
+
+export interface SummaryPollers {
+  /** Starts the game's poller unless it runs (or the engine is closed). */
+  start(t: GameTracker): void;
+  /** Stops the game's poller, if it runs. */
+  stop(t: GameTracker): void;
+  /**
+   * Offers the game's copy for writing back (or renews the offer; without a copy, only looks) and
+   * learns whether the store has the game back.
+   */
+  offer(t: GameTracker): Promise<CopyOffer | 'stored' | null>;
+}
+
+const toRows = (plays: readonly RawPlay[]): PlayRow[] => parsePlays({ plays });
+
+/**
+ * The summary pollers: one per live game, each polling the game's summary while this instance
+ * holds its lease, diffing it into events and committing them with the game's state. Between
+ * polls they drive the game's custody (custody.ts) with what the bus answers.
+ */
+export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHooks): SummaryPollers {
+  const { bus, client, intervals, logger, instanceId, timings, now } = ctx;
+
+  /** Not polling this time; the copy of the state (if any) is kept while it may still be needed. */
+  function standBy(t: GameTracker): PollOutcome {
+    t.custody = standByCustody(t.custody, now(), timings);
+    t.status.state = 'standby';
+    return 'continue';
+  }
+
+  async function offer(t: GameTracker): Promise<CopyOffer | 'stored' | null> {
+    const seq = copyOf(t.custody)?.meta.seq ?? null;
+    const best = await bus.offerCopy(t.key, instanceId, seq, timings.offerTtlMs);
+    t.custody = offerAnswered(t.custody, best);
+    return best;
+  }
+
+  /** The lease is someone else's (an acquire said no, or a commit was fenced off). */
+  async function lostLease(t: GameTracker, why: string): Promise<PollOutcome> {
+    t.custody = heldElsewhere(t.custody);
+    if (isHolding(t.custody)) logger.warn({ ...t.key }, `${why}; standing by`);
+    if (isOffered(t.custody)) await offer(t);
+    return standBy(t);
+  }
+
+  /**
+   * The lease was taken anew (it had lapsed, or the game is taken back): make sure the bus holds
+   * our state or a newer one. After a Redis restart without persistence it holds nothing: every
+   * instance with a copy offers it, and the owner of the newest writes it back once all had time
+   * to offer. 'wait': the lease was given back for now.
+   */
+  async function verifyStored(t: GameTracker, diff: GameDiffState): Promise<'ok' | 'wait' | 'lost'> {
+    const stored = await bus.loadGame(t.key);
+    const seq = storedSeq(stored);
+    // (A copy at seq 0 has nothing the store could have lost.)
+    if ((seq ?? 0) >= diff.meta.seq) {
+      // Another instance went on meanwhile: continue from its state.
+      if (seq !== null && seq > diff.meta.seq) {
+        t.custody = replaceCopy(t.custody, restoreGameState(t.key.league, t.key.gameId, stored));
+      }
+      t.custody = settle(t.custody);
+      return 'ok';
+    }
+    if (seq === null) {
+      const best = await offer(t);
+      hooks.storeLostData();
+      t.custody = missing(t.custody, now());
+      if (!mayWriteBack(t.custody, best, instanceId, now(), timings)) {
+        await bus.releaseLease(t.key, instanceId);
+        return 'wait';
+      }
+    }
+    // Missing, with ours the newest copy; or behind (an older copy was written back): ours wins.
+    logger.warn(
+      { ...t.key, storedSeq: seq, seq: diff.meta.seq },
+      'game state missing or behind on the bus (Redis lost data?); writing it back from memory',
+    );
+    if ((await bus.commit(t.key, [], fullDelta(diff), instanceId)) === null) return 'lost';
+    t.custody = settle(t.custody);
+    return 'ok';
+  }
+
+  async function pollGame(t: GameTracker, due: number): Promise<PollOutcome> {
+    const { key, status } = t;
+    const grant = await bus.acquireLease(key, instanceId, intervals.leaseTtlMs);
+    if (ctx.isClosed()) return 'stop';
+    if (!grant) return lostLease(t, 'lease taken by another instance');
+    const copy = copyOf(t.custody);
+    if (copy !== null) {
+      const verdict = needsStoreCheck(t.custody, grant) ? await verifyStored(t, copy) : 'ok';
+      if (verdict === 'wait') return standBy(t);
+      if (verdict === 'lost') return lostLease(t, 'lease lost while writing the game state back');
+    } else {
+      const stored = await bus.loadGame(key);
+      const lost = { dataLostAt: hooks.dataLostAt(), scheduled: t.scheduled?.state, now: now() };
+      if (stored === undefined && leftToCopyHolders(t.custody, lost, timings)) {
+        if (t.scheduled?.state === 'post') {
+          // Its holder finished it (and dropped its copy) before Redis lost it: nothing to redo.
+          await bus.releaseLease(key, instanceId);
+          logger.warn({ ...key }, 'finished game lost with Redis; not started over');
+          return 'stop';
+        }
+        // A standing offer: an instance with a copy will write it back.
+        const best = await offer(t);
+        t.custody = missing(t.custody, now());
+        if (waitsForCopy(t.custody, best, now(), timings)) {
+          await bus.releaseLease(key, instanceId);
+          return standBy(t);
+        }
+        logger.warn({ ...key }, 'game state lost with Redis and not written back; starting the game over');
+      }
+      const loaded = restoreGameState(key.league, key.gameId, stored);
+      t.custody = hold(t.custody, loaded);
+      logger.debug({ ...key, seq: loaded.meta.seq }, 'lease held; game state loaded');
+    }
+    const diffState = copyOf(t.custody);
+    // Only a poll that outlived its poller (stopped meanwhile by the scoreboard) finds it gone.
+    if (diffState === null) return 'continue';
+    t.custody = hold(t.custody, diffState);
+    const raw = await client.call(
+      `${key.league}_summary`,
+      { event_id: key.gameId },
+      { returnParsed: false, fresh: true, signal: ctx.signal },
+    );
+    if (ctx.isClosed() || copyOf(t.custody) !== diffState) return ctx.isClosed() ? 'stop' : 'continue';
+    const result = diffSummary(diffState, raw, {
+      now: now(),
+      toRows,
+      where: `${key.league}_summary?event=${key.gameId}`,
+      ...(t.rowFresh ? { scoreboardRow: t.row } : {}),
+    });
+    if (result.kind === 'stale') {
+      logger.info({ ...key, streak: result.streak }, `stale summary ignored: ${result.reason}`);
+      ctx.book.succeeded(status);
+      status.state = 'polling';
+      return 'continue';
+    }
+    if (result.dirty) {
+      const committed = await bus.commit(key, result.events, result.delta, instanceId);
+      if (committed === null) {
+        return lostLease(t, 'lease lost before commit; events dropped');
+      }
+      result.apply();
+      t.rowFresh = false;
+      for (const event of committed) {
+        eventsEmitted.inc({ type: event.type });
+        if (!ctx.isClosed()) hooks.emit(event);
+      }
+    } else {
+      result.apply();
+    }
+    ctx.book.succeeded(status);
+    status.state = 'polling';
+    if (status.gameState !== result.header.state) {
+      status.gameState = result.header.state;
+      hooks.changed();
+    }
+    pollLag.observe({ league: key.league, poller: 'summary' }, Math.max(0, now() - due) / 1000);
+    if (result.header.state === 'post') {
+      t.postPolls++;
+      // One more poll after `post`: ESPN corrects final scores and plays in the moments after the
+      // end, and the second poll catches what the first missed.
+      if (t.postPolls >= 2) return 'stop';
+    } else {
+      t.postPolls = 0;
+    }
+    return 'continue';
+  }
+
+  function start(t: GameTracker): void {
+    if (t.sub !== null || ctx.isClosed()) return;
+    t.postPolls = 0;
+    t.status.state = 'polling';
+    t.status.failures = 0;
+    t.status.backoffMs = null;
+    logger.info({ ...t.key }, 'summary poller started');
+    const sub = timer(0, intervals.summaryMs, ctx.scheduler)
+      .pipe(
+        exhaustMap(() => {
+          const due = now();
+          return defer(() => ctx.track(pollGame(t, due))).pipe(
+            catchError((error: unknown) => {
+              const delay = ctx.book.failed(t.status, error, intervals.backoffBaseMs);
+              // Whether or not Redis answers: a copy we no longer hold goes when it is stale.
+              t.custody = expire(t.custody, now(), timings);
+              return timer(delay, ctx.scheduler).pipe(map((): PollOutcome => 'continue'));
+            }),
+          );
+        }),
+        takeWhile((outcome) => outcome !== 'stop'),
+      )
+      .subscribe({ complete: () => finish(t) });
+    // A synchronous completion (closed meanwhile) already ran finish.
+    if (!sub.closed) t.sub = sub;
+    hooks.changed();
+  }
+
+  function finish(t: GameTracker): void {
+    t.sub?.unsubscribe();
+    t.sub = null;
+    t.status.state = 'stopped';
+    const finished = copyOf(t.custody)?.meta.ended === true;
+    if (isHolding(t.custody) && !ctx.isClosed()) {
+      const key = t.key;
+      const expiry = finished ? bus.expireGame(key, ctx.finishedGameTtlMs) : Promise.resolve();
+      ctx
+        .track(expiry.then(() => bus.releaseLease(key, instanceId)))
+        .catch((error: unknown) =>
+          logger.warn({ ...key, code: errorInfo(error).code }, 'lease release failed'),
+        );
+    }
+    // The state stays on the bus (snapshots). A final copy is kept a while in case Redis loses it;
+    // any other copy is not needed any more.
+    t.custody = stop(t.custody, now(), timings, !ctx.isClosed());
+    logger.info({ ...t.key, finished }, 'summary poller stopped');
+    hooks.changed();
+  }
+
+  return {
+    start,
+    stop(t) {
+      if (t.sub === null) return;
+      t.sub.unsubscribe();
+      finish(t);
+    },
+    offer,
+  };
+}
