@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { VERSION } from './core/version.js';
+import { fail } from './cli/fail.js';
 
 type Register = (program: Command) => void;
 
@@ -26,7 +27,6 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
       "Live event streams, alerts and typed tables from ESPN's public basketball API (NBA and WNBA)",
     )
     .version(VERSION)
-    .showHelpAfterError()
     .addHelpText(
       'after',
       `
@@ -42,4 +42,44 @@ Examples:
   return program;
 }
 
-await (await buildProgram()).parseAsync(process.argv);
+/**
+ * Runs the command line. Whatever a command throws, and every command-line mistake commander
+ * finds, ends here and is reported once by `fail` (src/cli/fail.ts), in the name of the command
+ * it belongs to.
+ */
+export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  // The command a failure belongs to: the one commander was parsing, or the one whose action ran.
+  let current: Command | undefined;
+  try {
+    const program = await buildProgram(argv);
+    current = program;
+    for (const command of commandTree(program)) {
+      command.configureOutput({ outputError: () => undefined }).exitOverride((error) => {
+        current = command;
+        throw error;
+      });
+    }
+    program.hook('preAction', (_program, action) => {
+      current = action;
+    });
+    await program.parseAsync(argv);
+  } catch (error) {
+    const logLevel: unknown = current?.opts().logLevel;
+    fail(current ? commandPath(current) : '', error, {
+      logLevel: typeof logLevel === 'string' ? logLevel : undefined,
+    });
+  }
+}
+
+function commandTree(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(commandTree)];
+}
+
+/** `worker alerts` for that subcommand, empty for the program. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+await main();

@@ -113,6 +113,10 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   cmd.defineCommand('courtsideEpoch', { numberOfKeys: 3, lua: EPOCH_SCRIPT });
   cmd.defineCommand('courtsideOffer', { numberOfKeys: 2, lua: OFFER_SCRIPT });
   watchConnection(cmd, 'commands', logger, () => closed);
+  /** Why the command connection is down: a failed command only says that ioredis gave up retrying. */
+  let downReason: string | undefined;
+  cmd.on('error', (err: Error) => (downReason = err.message));
+  cmd.on('ready', () => (downReason = undefined));
 
   const tails = new Set<Redis>();
   const dataLostListeners = new Set<() => void>();
@@ -149,7 +153,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       return await fn();
     } catch (err) {
       if (closed) throw new BusClosedError(operation);
-      throw new BusUnavailableError(operation, { cause: err });
+      throw new BusUnavailableError(operation, { cause: withReason(err, downReason) });
     }
   }
 
@@ -443,6 +447,17 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+/**
+ * "Reached the max retries per request limit (which is 2)" tells a reader nothing about Redis:
+ * when the connection's own error is known (refused, unknown host...), that is the cause told.
+ */
+function withReason(err: unknown, downReason: string | undefined): unknown {
+  if (downReason === undefined || !(err instanceof Error) || err.name !== 'MaxRetriesPerRequestError') {
+    return err;
+  }
+  return new Error(`Redis unreachable: ${downReason}`, { cause: err });
 }
 
 /** Logs a lost connection once and its recovery once, however many reconnect attempts lie between. */

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../daemon/config.js';
 import { createDaemon } from '../daemon/daemon.js';
+import { InvalidOptionsError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream } from '../simulator/index.js';
+import { fail } from './fail.js';
 
 /**
  * `courtside demo`: the whole thing on one machine with no network and no Redis — the simulator
@@ -55,11 +57,12 @@ async function runDemo(options: DemoOptions): Promise<void> {
   const games = Number(options.games);
   const speed = Number(options.speed);
   if (!Number.isInteger(games) || games < 1 || games > 30)
-    return usage('--games: expected an integer from 1 to 30');
-  if (!(speed > 0 && speed <= 10_000)) return usage('--speed: expected a number above 0 and up to 10000');
+    throw new InvalidOptionsError('--games: expected an integer from 1 to 30');
+  if (!(speed > 0 && speed <= 10_000))
+    throw new InvalidOptionsError('--speed: expected a number above 0 and up to 10000');
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    return usage('--port: expected a port from 0 to 65535');
+    throw new InvalidOptionsError('--port: expected a port from 0 to 65535');
   const logger = createLogger({ level: options.logLevel });
   const upstream = await startUpstream({
     ...(options.replay?.length
@@ -84,7 +87,8 @@ async function runDemo(options: DemoOptions): Promise<void> {
   } catch (err) {
     await daemon.close();
     await upstream.close();
-    return usage(`cannot start the daemon: ${(err as Error).message}`, 1);
+    fail('demo', err, { logLevel: options.logLevel, logger });
+    return;
   }
   const base = daemon.url;
   const out = (line = ''): void => void process.stdout.write(`${line}\n`);
@@ -104,9 +108,4 @@ async function runDemo(options: DemoOptions): Promise<void> {
   await daemon.close();
   await upstream.close();
   process.exit(0);
-}
-
-function usage(message: string, code = 2): void {
-  process.stderr.write(`courtside demo: ${message}\n`);
-  process.exitCode = code;
 }

@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises';
-import { Option, type Command, type CommanderError } from 'commander';
+import { Option, type Command } from 'commander';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { getOperation, OPERATION_NAMES, type OperationSpec } from '../espn/operations.js';
 import { PARAM_RULES, type ParamName } from '../espn/params.js';
-import { CourtsideError } from '../core/errors.js';
+import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
 import { createLogger, silentLogger } from '../core/log.js';
-import { operationCsv, SUMMARY_TABLE_NAMES, tableToIpc } from '../tables/index.js';
+import { isSummaryTable, operationCsv, SUMMARY_TABLE_NAMES, tableToIpc } from '../tables/index.js';
+import { EXIT_OK, EXIT_USAGE, exitCodeOf, fail } from './fail.js';
 
 /**
  * `courtside op <operation>`: one call of the client, printed. Exit codes: 0 success,
@@ -29,10 +30,6 @@ const PARAM_FLAGS: readonly ParamName[] = [
   'group',
 ];
 
-export const EXIT_OK = 0;
-export const EXIT_UPSTREAM = 1;
-export const EXIT_USAGE = 2;
-
 interface OpFlags {
   list?: boolean;
   format: Format;
@@ -44,7 +41,8 @@ interface OpFlags {
   [flag: string]: unknown;
 }
 
-class UsageError extends Error {}
+/** A mistake in the call that names its own remedy, so it gets no pointer to `--help`. */
+class UsageError extends InvalidOptionsError {}
 
 const EXAMPLES = `
 Examples:
@@ -83,10 +81,6 @@ export function registerOp(program: Command): void {
   command
     .addHelpText('after', EXAMPLES)
     .allowExcessArguments(false)
-    .exitOverride((error: CommanderError) => {
-      // Help and version exit 0; any other command-line mistake is an invalid call.
-      process.exit(error.exitCode === 0 ? EXIT_OK : EXIT_USAGE);
-    })
     .action(async (operation: string | undefined, flags: OpFlags) => {
       process.exitCode = await runOp(operation, flags);
     });
@@ -120,16 +114,13 @@ async function runOp(operationName: string | undefined, flags: OpFlags): Promise
     await write(flags.out, output);
     return EXIT_OK;
   } catch (error) {
-    const code = exitCode(error);
-    const message = error instanceof Error ? error.message : String(error);
     const hint =
       error instanceof CourtsideError && error.code === 'UNKNOWN_OPERATION'
         ? '; `courtside op --list` prints the operations'
-        : code === EXIT_USAGE && !(error instanceof UsageError)
+        : exitCodeOf(error) === EXIT_USAGE && !(error instanceof UsageError)
           ? ' (see courtside op --help)'
           : '';
-    process.stderr.write(`courtside op: ${message}${hint}\n`);
-    return code;
+    return fail('op', error, { hint });
   } finally {
     await client?.close();
   }
@@ -168,22 +159,9 @@ function checkTable(operation: OperationSpec, flags: OpFlags): void {
   if (isSummary && flags.table === undefined && (flags.format === 'csv' || flags.format === 'arrow')) {
     throw new UsageError(`--format ${flags.format} of ${operation.name} needs --table, one of: ${names}`);
   }
-  if (
-    isSummary &&
-    flags.table !== undefined &&
-    !(SUMMARY_TABLE_NAMES as readonly string[]).includes(flags.table)
-  ) {
+  if (isSummary && flags.table !== undefined && !isSummaryTable(flags.table)) {
     throw new UsageError(`unknown table "${flags.table}"; one of: ${names}`);
   }
-}
-
-function exitCode(error: unknown): number {
-  if (error instanceof UsageError) return EXIT_USAGE;
-  if (error instanceof CourtsideError) {
-    const usage = ['INVALID_PARAMS', 'UNKNOWN_OPERATION', 'INVALID_CONFIG', 'INVALID_OPTIONS'];
-    return usage.includes(error.code) ? EXIT_USAGE : EXIT_UPSTREAM;
-  }
-  return EXIT_UPSTREAM;
 }
 
 function jsonValue(_key: string, value: unknown): unknown {

@@ -2,9 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createClient } from '../client/client.js';
+import { InvalidOptionsError } from '../core/errors.js';
 import { LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { OPERATIONS, type OperationSpec } from '../espn/operations.js';
 import type { Params } from '../espn/params.js';
+import { EXIT_FAILURE, say } from './fail.js';
 import { createProgress } from './progress.js';
 
 /**
@@ -149,15 +151,11 @@ Examples:
       const leagues = opts.leagues.split(',').map((l) => l.trim());
       const bad = leagues.find((l) => !isLeague(l));
       if (bad !== undefined) {
-        process.stderr.write(`courtside: --leagues: unknown league "${bad}"; expected mens and/or womens\n`);
-        process.exitCode = 2;
-        return;
+        throw new InvalidOptionsError(`--leagues: unknown league "${bad}"; expected mens and/or womens`);
       }
       const games = Number(opts.games);
       if (!Number.isInteger(games) || games < 0 || games > 100) {
-        process.stderr.write('courtside: --games: expected an integer from 0 to 100\n');
-        process.exitCode = 2;
-        return;
+        throw new InvalidOptionsError('--games: expected an integer from 0 to 100');
       }
       const client = createClient(opts.upstream ? { upstream: opts.upstream } : {});
       let progress = createProgress(0);
@@ -172,8 +170,17 @@ Examples:
         });
         progress.done();
         process.stdout.write(`recorded ${result.files.length} payloads into ${opts.out}\n`);
-        for (const f of result.failures) process.stderr.write(`courtside: ${f.operation}: ${f.message}\n`);
-        if (result.files.length === 0) process.exitCode = 1;
+        const [first] = result.failures;
+        if (result.files.length === 0 && first) {
+          // Every request failing has one cause (a dead or wrong upstream): one line, not one per operation.
+          say(
+            'record',
+            `nothing recorded: all ${result.failures.length} requests failed, the first with ${first.operation}: ${first.message}`,
+          );
+        } else {
+          for (const f of result.failures) say('record', `${f.operation}: ${f.message}`);
+        }
+        if (result.files.length === 0) process.exitCode = EXIT_FAILURE;
       } finally {
         await client.close();
       }

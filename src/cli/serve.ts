@@ -4,6 +4,8 @@ import { loadConfig, type ConfigFlags } from '../daemon/config.js';
 import { createDaemon, type Daemon } from '../daemon/daemon.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { EXIT_FAILURE, fail } from './fail.js';
+import { checkRedis } from './redis-check.js';
 import { exitOnSignals } from './shutdown.js';
 
 /**
@@ -60,9 +62,10 @@ export async function runServe(
   let config;
   try {
     config = loadConfig({ env, flags });
+    // Before anything connects: the bus, the producer and the health check would each retry it.
+    if (config.redisUrl) await checkRedis(config.redisUrl);
   } catch (err) {
-    process.stderr.write(`courtside serve: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    fail('serve', err, { logLevel: flags.logLevel ?? env.LOG_LEVEL });
     return undefined;
   }
   const logger = createLogger({ level: config.logLevel });
@@ -72,9 +75,8 @@ export async function runServe(
   try {
     await daemon.start();
   } catch (err) {
-    logger.fatal({ err }, `could not start: ${err instanceof Error ? err.message : String(err)}`);
     await daemon.close();
-    process.exit(1);
+    process.exit(fail('serve', err, { logLevel: config.logLevel, logger }));
   }
   // The heap limit sets how far V8 lets the old space grow between collections (see
   // docs/configuration.md, "Memory"): logged so an operator sees which one is in force.
@@ -98,6 +100,6 @@ function installCrashGuards(logger: Logger): void {
   });
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception; exiting');
-    process.exit(1);
+    process.exit(EXIT_FAILURE);
   });
 }

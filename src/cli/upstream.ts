@@ -3,7 +3,9 @@ import { isLeague } from '../core/leagues.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream } from '../simulator/index.js';
+import { fixturesProblem } from '../simulator/fixture-store.js';
 import type { UpstreamOptions } from '../simulator/types.js';
+import { fail } from './fail.js';
 
 /** `courtside upstream`: the simulator upstream as a process; prints its URL and runs until a signal. */
 
@@ -49,7 +51,12 @@ export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions 
     seed,
     replay: flags.replay,
   };
-  if (flags.fixtures) options.fixturesDir = flags.fixtures;
+  if (flags.fixtures !== undefined) {
+    // A mistyped or empty folder would otherwise start a simulator that serves none of its recordings.
+    const problem = fixturesProblem(flags.fixtures);
+    if (problem) throw new CourtsideError('INVALID_OPTIONS', `--fixtures: ${problem}`);
+    options.fixturesDir = flags.fixtures;
+  }
   if (flags.faults) options.faults = flags.faults;
   if (flags.simulate !== undefined) {
     const leagues = flags.leagues?.split(',').map((l) => l.trim());
@@ -91,17 +98,22 @@ export function registerUpstream(program: Command): void {
       try {
         options = upstreamOptionsFromFlags(flags);
       } catch (error) {
-        process.stderr.write(`${(error as Error).message}\n`);
-        process.exitCode = 2;
+        fail('upstream', error);
         return;
       }
       const upstream = await startUpstream({ ...options, logger }).catch((error: unknown) => {
-        process.stderr.write(`${(error as Error).message}\n`);
-        process.exitCode = error instanceof CourtsideError ? 2 : 1;
+        fail('upstream', error);
         return undefined;
       });
       if (!upstream) return;
       process.stdout.write(`upstream listening on ${upstream.url}\n`);
+      const synthetic = upstream.games.filter((game) => game.synthetic).length;
+      if (synthetic > 0) {
+        process.stdout.write(
+          `note: ${synthetic} synthetic game(s): made up by the simulator, not real ESPN games; ` +
+            "their event ids start with 9, which ESPN's never do\n",
+        );
+      }
       for (const game of upstream.games) {
         logger.info(
           {

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import WebSocket from 'ws';
 import { EVENT_TYPES, isEventType, type GameEvent, type GameSnapshot } from '../model/events.js';
+import { InvalidOptionsError } from '../core/errors.js';
 import { isLeague } from '../core/leagues.js';
+import { EXIT_FAILURE, say } from './fail.js';
 import { ANSI, PLAIN, eventLine, snapshotLine } from './watch-format.js';
 
 // Reconnect backoff: quick first retry for a daemon restart, capped for a long outage.
@@ -89,11 +91,7 @@ function invalid(options: WatchOptions): string | undefined {
 
 async function watch(options: WatchOptions): Promise<void> {
   const problem = invalid(options);
-  if (problem) {
-    process.stderr.write(`courtside watch: ${problem}\n`);
-    process.exitCode = 2;
-    return;
-  }
+  if (problem) throw new InvalidOptionsError(problem);
   // `watch | head` closes the pipe early: that is the reader being done, not an error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
@@ -170,10 +168,10 @@ function follow(options: WatchOptions): Promise<void> {
           if (line) out(line);
           if (event.type === 'game.ended') ended.add(event.gameId);
         } else if (frame.type === 'error') {
-          process.stderr.write(`courtside watch: ${frame.code ?? 'error'}: ${frame.message ?? ''}\n`);
+          say('watch', `${frame.code ?? 'error'}: ${frame.message ?? ''}`);
           // A refused subscription will be refused again on every reconnect: give up now.
           if (frame.code !== 'slow_consumer' && frame.code !== 'resume_gap') {
-            process.exitCode = 1;
+            process.exitCode = EXIT_FAILURE;
             stop();
           }
         }
@@ -181,18 +179,16 @@ function follow(options: WatchOptions): Promise<void> {
       });
       ws.on('unexpected-response', (_req, res) => {
         // 401/403/503 at the upgrade: say what the daemon said rather than a bare socket error.
-        process.stderr.write(
-          `courtside watch: ${url.origin} answered ${res.statusCode} to the WebSocket upgrade\n`,
-        );
+        say('watch', `${url.origin} answered ${res.statusCode} to the WebSocket upgrade`);
         if (res.statusCode === 401 || res.statusCode === 403) {
-          process.exitCode = 1;
+          process.exitCode = EXIT_FAILURE;
           stop();
         } else ws.terminate();
       });
-      ws.on('error', (err) => process.stderr.write(`courtside watch: ${err.message}\n`));
+      ws.on('error', (err) => say('watch', err.message));
       ws.on('close', () => {
         if (stopping) return;
-        process.stderr.write(`courtside watch: disconnected, reconnecting in ${retryMs} ms\n`);
+        say('watch', `disconnected, reconnecting in ${retryMs} ms`);
         retry = setTimeout(connect, retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
       });

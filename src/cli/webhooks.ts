@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { DEFAULT_PREFIX } from '../../workers/queues.js';
 import { openFailedDeliveries } from '../../workers/webhooks/failed.js';
+import { InvalidOptionsError } from '../core/errors.js';
+import { EXIT_FAILURE, EXIT_OK, say } from './fail.js';
+import { checkRedis } from './redis-check.js';
 
 /** `courtside webhooks failed|retry`: inspect and re-drive deliveries that used up their attempts. */
 interface WebhooksFlags {
@@ -21,7 +24,8 @@ Examples:
 export function registerWebhooks(program: Command): void {
   const webhooks = program
     .command('webhooks')
-    .description('webhook deliveries: list and retry the failed set');
+    .description('webhook deliveries: list and retry the failed set')
+    .addHelpText('after', EXAMPLES);
   const common = (cmd: Command): Command =>
     cmd
       .option('--redis <url>', 'Redis URL (REDIS_URL, required)')
@@ -34,7 +38,7 @@ export function registerWebhooks(program: Command): void {
       .option('--json', 'one JSON object per line')
       .option('--limit <n>', 'at most this many (default all)'),
   ).action(async (flags: WebhooksFlags) => {
-    process.exitCode = await reported('failed', () => webhooksFailed(flags));
+    process.exitCode = await webhooksFailed(flags);
   });
   common(
     webhooks
@@ -43,46 +47,37 @@ export function registerWebhooks(program: Command): void {
       .argument('[ids...]', 'job ids from `webhooks failed`')
       .option('--all', 'every failed delivery'),
   ).action(async (ids: string[], flags: WebhooksFlags) => {
-    process.exitCode = await reported('retry', () => webhooksRetry(ids, flags));
+    process.exitCode = await webhooksRetry(ids, flags);
   });
 }
 
-/** Prints a failure (Redis unreachable, say) as one line instead of a stack trace. */
-async function reported(name: string, run: () => Promise<number>): Promise<number> {
-  try {
-    return await run();
-  } catch (err) {
-    process.stderr.write(`courtside webhooks ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
-}
-
-function open(
+/** The failed set, once Redis has answered: a wrong URL is one line, not a stream of retries. */
+async function open(
   flags: WebhooksFlags,
   env: NodeJS.ProcessEnv,
-): ReturnType<typeof openFailedDeliveries> | undefined {
+): Promise<ReturnType<typeof openFailedDeliveries>> {
   const redisUrl = flags.redis ?? env.REDIS_URL;
-  if (!redisUrl) {
-    process.stderr.write('courtside webhooks: --redis or REDIS_URL is required\n');
-    return undefined;
-  }
+  if (!redisUrl) throw new InvalidOptionsError('--redis or REDIS_URL is required');
+  await checkRedis(redisUrl);
   return openFailedDeliveries({ redisUrl, prefix: flags.prefix ?? env.COURTSIDE_PREFIX ?? DEFAULT_PREFIX });
+}
+
+function limitOf(flags: WebhooksFlags): number | undefined {
+  if (flags.limit === undefined) return undefined;
+  const limit = Number(flags.limit);
+  if (!(Number.isInteger(limit) && limit > 0)) {
+    throw new InvalidOptionsError(`--limit: "${flags.limit}" is not a positive integer`);
+  }
+  return limit;
 }
 
 export async function webhooksFailed(
   flags: WebhooksFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const failed = open(flags, env);
-  if (!failed) return 1;
+  const limit = limitOf(flags);
+  const failed = await open(flags, env);
   try {
-    const limit = flags.limit === undefined ? undefined : Number(flags.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
-      process.stderr.write(
-        `courtside webhooks failed: --limit: "${flags.limit}" is not a positive integer\n`,
-      );
-      return 1;
-    }
     const rows = await failed.list(limit);
     if (flags.json) {
       for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
@@ -96,7 +91,7 @@ export async function webhooksFailed(
         );
       }
     }
-    return 0;
+    return EXIT_OK;
   } finally {
     await failed.close();
   }
@@ -107,17 +102,13 @@ export async function webhooksRetry(
   flags: WebhooksFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  if (!flags.all && ids.length === 0) {
-    process.stderr.write('courtside webhooks retry: give job ids or --all\n');
-    return 1;
-  }
-  const failed = open(flags, env);
-  if (!failed) return 1;
+  if (!flags.all && ids.length === 0) throw new InvalidOptionsError('give job ids or --all');
+  const failed = await open(flags, env);
   try {
     const { retried, missing } = await failed.retry(flags.all ? { all: true } : { ids });
     process.stdout.write(`retried ${retried.length} deliveries\n`);
-    for (const id of missing) process.stderr.write(`not in the failed set: ${id}\n`);
-    return missing.length > 0 && !flags.all ? 1 : 0;
+    for (const id of missing) say('webhooks retry', `not in the failed set: ${id}`);
+    return missing.length > 0 && !flags.all ? EXIT_FAILURE : EXIT_OK;
   } finally {
     await failed.close();
   }

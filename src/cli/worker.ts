@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { Command } from 'commander';
-import { CourtsideError } from '../core/errors.js';
+import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { registry } from '../core/metrics.js';
+import { fail } from './fail.js';
+import { checkRedis } from './redis-check.js';
 import { exitOnSignals } from './shutdown.js';
 import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/rules-file.js';
 import { createAlertWorker } from '../../workers/alerts/worker.js';
@@ -36,7 +38,10 @@ The rules file format is in docs/alerts.md.`;
 const HARD_EXIT_MS = 10_000;
 
 export function registerWorker(program: Command): void {
-  const worker = program.command('worker').description('run a BullMQ worker process (alerts, webhooks)');
+  const worker = program
+    .command('worker')
+    .description('run a BullMQ worker process (alerts, webhooks)')
+    .addHelpText('after', EXAMPLES);
   const common = (cmd: Command): Command =>
     cmd
       .option(
@@ -72,7 +77,7 @@ function positive(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) {
-    throw new CourtsideError('INVALID_OPTIONS', `--${flag}: "${value}" is not a positive integer`);
+    throw new InvalidOptionsError(`--${flag}: "${value}" is not a positive integer`);
   }
   return n;
 }
@@ -82,6 +87,7 @@ export async function runWorker(
   flags: WorkerFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ close(): Promise<void> } | undefined> {
+  const logLevel = flags.logLevel ?? env.LOG_LEVEL;
   let config: AlertsConfig;
   let redisUrl: string;
   let concurrency: number | undefined;
@@ -89,20 +95,28 @@ export async function runWorker(
   let metricsPort: number | undefined;
   try {
     const url = flags.redis ?? env.REDIS_URL;
-    if (!url) throw new CourtsideError('INVALID_OPTIONS', '--redis or REDIS_URL is required');
+    if (!url) throw new InvalidOptionsError('--redis or REDIS_URL is required');
     redisUrl = url;
     const rules = flags.rules ?? env.COURTSIDE_RULES;
-    config = rules ? await loadAlertsConfig(rules) : defaultAlertsConfig();
+    config = rules ? await readRules(rules) : defaultAlertsConfig();
     concurrency = positive('concurrency', flags.concurrency);
     webhookConcurrency = positive('webhook-concurrency', flags.webhookConcurrency);
     metricsPort = positive('metrics-port', flags.metricsPort);
+    // Before the queues connect: each would retry a wrong URL forever, one warning at a time.
+    await checkRedis(redisUrl);
   } catch (err) {
-    process.stderr.write(`courtside worker ${kind}: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    fail(`worker ${kind}`, err, { logLevel });
     return undefined;
   }
   const logger = createLogger({ level: flags.logLevel, name: `courtside-worker-${kind}` });
   const prefix = flags.prefix ?? env.COURTSIDE_PREFIX ?? DEFAULT_PREFIX;
+  let metrics: Server | undefined;
+  try {
+    metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);
+  } catch (err) {
+    fail(`worker ${kind}`, err, { logLevel, logger, portFlag: '--metrics-port' });
+    return undefined;
+  }
 
   const parts: Array<{ ready(): Promise<void>; close(): Promise<void> }> = [];
   if (kind === 'alerts') {
@@ -127,7 +141,6 @@ export async function runWorker(
       }),
     );
   }
-  const metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);
   await Promise.all(parts.map((p) => p.ready()));
   logger.info(
     {
@@ -167,6 +180,24 @@ async function serveMetrics(port: number, logger: Logger): Promise<Server> {
       },
     );
   });
-  await new Promise<void>((resolve) => server.listen(port, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return server;
+}
+
+/** The rules file; one that cannot be read is a mistake in the call, named by its flag. */
+async function readRules(file: string): Promise<AlertsConfig> {
+  try {
+    return await loadAlertsConfig(file);
+  } catch (err) {
+    if (err instanceof CourtsideError) throw err;
+    // "ENOENT: no such file or directory, open 'rules.yaml'": the path is already in our sentence.
+    const reason = (err instanceof Error ? err.message : String(err)).replace(/, \w+ '.*'$/, '');
+    throw new CourtsideError('INVALID_OPTIONS', `--rules: cannot read ${file}: ${reason}`, { cause: err });
+  }
 }

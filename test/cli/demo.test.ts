@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
-import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
+import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { MENS_FINAL, runCli, waitFor, type CliRun } from './harness.js';
 
 /**

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/daemon/config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
-import { finishedSummaries } from '../helpers/fixtures.js';
+import { finishedSummaries } from '../support/fixtures.js';
 
 /**
  * What the CLI, overlay and README tests share: a real simulator + daemon (memory bus, overlay

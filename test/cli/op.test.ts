@@ -7,7 +7,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/espn/operations.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../helpers/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -7,7 +7,7 @@ import { createClient } from '../../src/client/client.js';
 import { OPERATIONS } from '../../src/espn/operations.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { runCli, runProcess } from './harness.js';
 
 const SCRIPT = '/usr/bin/script';
@@ -46,7 +46,13 @@ describe.skipIf(!HAVE_FIXTURES)(`courtside record ${HAVE_FIXTURES ? '' : NO_FIXT
   let out: string;
 
   beforeAll(async () => {
-    source = await startUpstream({ fixturesDir: FIXTURES_DIR, logger: silentLogger });
+    // Synthetic games for the scoreboards: the recorded ones list real games whose summaries were
+    // never recorded, and the simulator answers those as ESPN answers an unknown event (404).
+    source = await startUpstream({
+      fixturesDir: FIXTURES_DIR,
+      simulate: { games: 4, seed: 1 },
+      logger: silentLogger,
+    });
     out = mkdtempSync(join(tmpdir(), 'courtside-record-'));
   });
   afterAll(async () => {

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
-import { getTestRedis } from '../helpers/redis.js';
+import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { getTestRedis } from '../support/redis.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Resolved once per file; the Redis test is skipped, with the reason printed, when none answers.
@@ -207,10 +207,10 @@ describe('courtside serve', () => {
     expect((await running.exited).code).toBe(0);
   });
 
-  it('refuses a bad flag, naming it, with exit code 1', async () => {
+  it('refuses a bad flag, naming it, with exit code 2', async () => {
     running = serve(['--summary-interval', '10']);
     const exit = await running.exited;
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(2);
     expect(running.stderr()).toContain('--summary-interval');
     expect(running.stderr()).toContain('at least 1000');
   });

@@ -15,7 +15,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function program(closeMs: number | 'never', hardExitMs: number): Promise<string> {
   const file = join(dir, `stop-${closeMs}-${hardExitMs}.ts`);
   const shutdown = pathToFileURL(join(ROOT, 'src', 'cli', 'shutdown.ts')).href;
-  const log = pathToFileURL(join(ROOT, 'src', 'log.ts')).href;
+  const log = pathToFileURL(join(ROOT, 'src', 'core', 'log.ts')).href;
   const close =
     closeMs === 'never'
       ? 'new Promise(() => {})'

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadFixture, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
+import { loadFixture, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import {
   MENS_FINAL,
   runCli,

@@ -1,0 +1,52 @@
+import { Redis } from 'ioredis';
+import { CourtsideError } from '../core/errors.js';
+import { redactUrl } from '../daemon/config.js';
+
+/**
+ * One attempt to reach Redis before a command starts what depends on it. The daemon's and the
+ * workers' own connections retry forever (right for an outage while running), so without this a
+ * wrong URL or a Redis that is not up shows as a stream of retries and failed calls instead of
+ * one sentence.
+ */
+
+// Long enough for a Redis across a network, short enough that a typo is reported at once.
+const CHECK_TIMEOUT_MS = 3_000;
+
+/** Redis did not answer at start-up; the URL is shown without its password. */
+export class RedisUnreachableError extends CourtsideError {
+  readonly url: string;
+
+  constructor(url: string, reason: string, options?: { cause?: unknown }) {
+    super('BUS_UNAVAILABLE', `cannot reach Redis at ${redactUrl(url)}: ${reason}`, options);
+    this.url = redactUrl(url);
+  }
+}
+
+/** Resolves once Redis at `url` answers a PING; throws `RedisUnreachableError` otherwise. */
+export async function checkRedis(url: string, timeoutMs = CHECK_TIMEOUT_MS): Promise<void> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    // One attempt: this is a question, the long-lived connections do the retrying.
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: timeoutMs,
+    connectionName: 'courtside-check',
+  });
+  // The first error says why (refused, unknown host, timed out); later ones only that it closed.
+  let first: Error | undefined;
+  redis.on('error', (err: Error) => (first ??= err));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([redis.connect().then(() => redis.ping()), timeout]);
+  } catch (err) {
+    const cause = first ?? err;
+    throw new RedisUnreachableError(url, cause instanceof Error ? cause.message : String(cause), { cause });
+  } finally {
+    clearTimeout(timer);
+    redis.disconnect();
+  }
+}
