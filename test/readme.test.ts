@@ -9,9 +9,9 @@ import { parse as parseYaml } from 'yaml';
 import { parseAlertsConfig } from '../workers/rules-file.js';
 import { deliverWebhook } from '../workers/webhooks/deliver.js';
 import { LEAGUES } from '../src/core/leagues.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './helpers/fixtures.js';
-import { getTestRedis } from './helpers/redis.js';
-import { startNodeFlags } from './helpers/start-flags.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './support/fixtures.js';
+import { getTestRedis } from './support/redis.js';
+import { startNodeFlags } from './support/start-flags.js';
 import {
   MENS_FINAL,
   ROOT,
@@ -33,6 +33,7 @@ import {
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const PYTHON = '/usr/bin/python3';
 const README_HOST = 'localhost:8080';
+const README_SIMULATOR = 'http://localhost:9100';
 const execFileAsync = promisify(execFile);
 
 type Where = { here: string } | { file: string; contains: string };
@@ -65,14 +66,17 @@ const COMMANDS: Record<string, Where[]> = {
   'python3 examples/subscribe.py ws://localhost:8080/v1/stream': [
     { here: 'the Python example prints score changes' },
   ],
-  'REDIS_URL=redis://localhost:6379 npx courtside serve': [
+  'npx courtside upstream --simulate 4 --speed 20 --port 9100': [
+    { here: 'the offline simulator of the alert bot and several instances' },
+  ],
+  'REDIS_URL=redis://localhost:6379/5 npx courtside serve --upstream http://localhost:9100': [
     { here: 'the alert bot: serve, receiver and worker' },
   ],
   'COURTSIDE_SECRET=change-me-to-a-long-random-secret node examples/webhook-receiver.mjs': [
     { here: 'the webhook receiver accepts signed deliveries and refuses others' },
     { here: 'the alert bot: serve, receiver and worker' },
   ],
-  'REDIS_URL=redis://localhost:6379 npx courtside worker alerts --rules examples/rules.yaml': [
+  'REDIS_URL=redis://localhost:6379/5 npx courtside worker alerts --rules examples/rules.yaml': [
     { here: 'the alert bot: serve, receiver and worker' },
   ],
   'curl http://localhost:8080/v1/games/live': [{ here: 'the curl commands succeed' }],
@@ -84,11 +88,11 @@ const COMMANDS: Record<string, Where[]> = {
   'curl http://localhost:8080/healthz': [{ here: 'the curl commands succeed' }],
   'npx courtside op mens_scoreboard --dates 20241201 --format csv': [{ here: 'courtside op as written' }],
   'python3 examples/read_arrow.py': [{ here: 'the polars example reads the Arrow stream' }],
-  'REDIS_URL=redis://localhost:6379 PORT=8081 npx courtside serve': [
+  'REDIS_URL=redis://localhost:6379/5 PORT=8081 npx courtside serve --upstream http://localhost:9100': [
     { file: 'test/streams/engine-redis.test.ts', contains: 'polls each game from one instance' },
     { file: 'test/server/gateway-resume.test.ts', contains: 'on either of two instances' },
   ],
-  'REDIS_URL=redis://localhost:6379 PORT=8082 npx courtside serve': [
+  'REDIS_URL=redis://localhost:6379/5 PORT=8082 npx courtside serve --upstream http://localhost:9100': [
     { file: 'test/streams/engine-redis.test.ts', contains: 'polls each game from one instance' },
   ],
   'docker compose up --build': [
@@ -521,9 +525,9 @@ describe('README alert bot with Redis', () => {
       };
       const lines = readmeCommands();
       const [serveCmd, receiverCmd, workerCmd] = [
-        'REDIS_URL=redis://localhost:6379 npx courtside serve',
+        'REDIS_URL=redis://localhost:6379/5 npx courtside serve --upstream http://localhost:9100',
         'COURTSIDE_SECRET=change-me-to-a-long-random-secret node examples/webhook-receiver.mjs',
-        'REDIS_URL=redis://localhost:6379 npx courtside worker alerts --rules examples/rules.yaml',
+        'REDIS_URL=redis://localhost:6379/5 npx courtside worker alerts --rules examples/rules.yaml',
       ].map((c) => {
         expect(lines).toContain(c);
         return parseCommand(c);
@@ -558,7 +562,12 @@ describe('README alert bot with Redis', () => {
         { env: worker.env, argv: worker.argv.map((a) => (a === 'examples/rules.yaml' ? rulesFile : a)) },
         env,
       );
-      const serve = spawnFrom(serveCmd as { env: Record<string, string>; argv: string[] }, {
+      // The README's simulator plays synthetic games; this one replays a recorded game at 1000x,
+      // so the final-score alert comes within seconds: only its address differs.
+      const serveArgs = serveCmd as { env: Record<string, string>; argv: string[] };
+      expect(serveArgs.argv).toContain(README_SIMULATOR);
+      const toStack = (a: string): string => (a === README_SIMULATOR ? stack?.upstream.url ?? a : a);
+      const serve = spawnFrom({ env: serveArgs.env, argv: serveArgs.argv.map(toStack) }, {
         ...env,
         PORT: '0',
         HOST: '127.0.0.1',
@@ -581,6 +590,29 @@ describe('README alert bot with Redis', () => {
   );
 });
 
+describe('README simulator', () => {
+  it('the offline simulator of the alert bot and several instances', async () => {
+    const { argv } = parseCommand(command('npx courtside upstream --simulate 4 --speed 20 --port 9100'));
+    // As written but on a free port: 9100 may be taken on the machine that runs the tests.
+    const run = runCli(argv.slice(2).map((a) => (a === '9100' ? '0' : a)));
+    try {
+      const [, url = ''] = await run.waitForStdout(/(http:\/\/127\.0\.0\.1:\d+)/);
+      const boards = await Promise.all(
+        LEAGUES.map(async (league) => {
+          const path = league === 'mens' ? 'nba' : 'wnba';
+          const res = await fetch(`${url}/apis/site/v2/sports/basketball/${path}/scoreboard`);
+          expect(res.status).toBe(200);
+          return ((await res.json()) as { events: unknown[] }).events.length;
+        }),
+      );
+      // Four games, alternating leagues.
+      expect(boards).toEqual([2, 2]);
+    } finally {
+      run.kill();
+    }
+  }, 60_000);
+});
+
 describe('npm run demo', () => {
   it('npm run demo builds and runs from dist/', async () => {
     // Built into dist/ as on a fresh machine after `npm ci`; the overlay assets are found from there.
@@ -597,6 +629,9 @@ describe('npm run demo', () => {
       );
       const page = await fetch(overlay);
       expect(page.status).toBe(200);
+      // The README's OBS example shows a game the demo plays: its first.
+      const obs = codeBlocks(README).find((b) => b.lang === '' && b.body.includes('/overlay/'))?.body ?? '';
+      expect(new URL(obs).pathname).toBe(new URL(overlay).pathname);
       expect((await fetch(new URL('/overlay/assets/overlay.js', overlay))).status).toBe(200);
       expect(existsSync(join(ROOT, 'dist', 'src', 'cli.js'))).toBe(true);
     } finally {

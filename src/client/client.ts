@@ -1,6 +1,6 @@
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { parseOperation, SUMMARY_TABLE_NAMES } from '../tables/index.js';
+import { checkSummaryTable, parseOperation } from '../tables/index.js';
 import { DEFAULT_USER_AGENT } from '../core/version.js';
 import { createUpstreamHttp, type UpstreamHttp } from '../espn/http.js';
 import { buildRequest, OPERATION_NAMES, type OperationName, type OperationSpec } from '../espn/operations.js';
@@ -145,15 +145,7 @@ function checkParseOptions(operation: OperationSpec, options: CallOptions): void
   if (flavour !== undefined && flavour !== 'arrow' && flavour !== 'rows') {
     throw new InvalidOptionsError(`flavour: expected "arrow" or "rows", got ${JSON.stringify(flavour)}`);
   }
-  if (table === undefined) return;
-  if (operation.result !== 'summary') {
-    throw new InvalidOptionsError(`table: only summary operations have named tables, not ${operation.name}`);
-  }
-  if (!(SUMMARY_TABLE_NAMES as readonly string[]).includes(table)) {
-    throw new InvalidOptionsError(
-      `table: unknown table ${JSON.stringify(table)}; one of ${SUMMARY_TABLE_NAMES.join(', ')}`,
-    );
-  }
+  checkSummaryTable(operation, table);
 }
 
 function checkUpstream(value: string): string {

@@ -38,9 +38,11 @@ export class InvalidParamsError extends CourtsideError {
 
   constructor(param: string, value: unknown, expected: string, operation?: string) {
     const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    // A required parameter that was not given has no value to show: "invalid value undefined" misleads.
+    const problem = value === undefined ? 'is missing' : `has invalid value ${truncate(shown)}`;
     super(
       'INVALID_PARAMS',
-      `${operation ? `${operation}: ` : ''}parameter "${param}" has invalid value ${truncate(shown)}; expected ${expected}`,
+      `${operation ? `${operation}: ` : ''}parameter "${param}" ${problem}; expected ${expected}`,
     );
     this.param = param;
     this.value = value;

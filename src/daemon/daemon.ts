@@ -14,7 +14,13 @@ import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { queueDepth } from '../core/metrics.js';
-import { createApiRoutes, createUpstreamTracker } from '../server/routes/index.js';
+import {
+  createApiRoutes,
+  createUpstreamTracker,
+  describeUpstreamFailure,
+  OFFLINE_HINT,
+  type UpstreamHealth,
+} from '../server/routes/index.js';
 import type { RouteHandler } from '../server/http-types.js';
 import { createDaemonServer, type DaemonServer } from '../server/server.js';
 import { overlayRoute } from '../server/overlay-page.js';
@@ -63,7 +69,13 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     logger: logger.child({ component: 'client' }),
     ...options.client,
   });
-  const tracker = createUpstreamTracker({ upstream: config.upstream });
+  const tracker = createUpstreamTracker({
+    upstream: config.upstream,
+    onHealthChange: firstOutcomeNotice(config.upstream, logger),
+  });
+  // The engine's polls decide the upstream health that /v1/games/live and / show; the routes'
+  // calls count for reachability only.
+  const pollingClient = tracker.wrap(client, { health: true });
   const trackedClient = tracker.wrap(client);
 
   const bus = createBus({
@@ -75,7 +87,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
   });
 
   const engine = createEngine({
-    client: trackedClient,
+    client: pollingClient,
     leagues: config.leagues,
     bus,
     instanceId,
@@ -105,6 +117,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
         ...(pinger ? { redisPing: pinger.ping } : {}),
         pollers: () => engine.status(),
       },
+      upstream: tracker,
       auth: config.tokens.length > 0,
       logger: logger.child({ component: 'http' }),
       ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
@@ -191,6 +204,27 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     instanceId,
     start,
     close,
+  };
+}
+
+/**
+ * One line when the very first poll fails, naming what failed and how to run without the upstream:
+ * a newcomer without network otherwise sees only the engine's per-poll warnings. Said once; a
+ * failure after the upstream has answered is the per-poll warnings' to tell.
+ */
+function firstOutcomeNotice(
+  upstream: string,
+  logger: Logger,
+): (health: UpstreamHealth, error?: unknown) => void {
+  let told = false;
+  return (health, error) => {
+    if (told) return;
+    told = true;
+    if (health.ok !== false) return;
+    logger.warn(
+      { code: health.lastError?.code },
+      `${describeUpstreamFailure(upstream, error)}. The pollers keep retrying; ${OFFLINE_HINT}`,
+    );
   };
 }
 

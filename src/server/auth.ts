@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { HTTP_ERRORS, HttpErrorCode } from './http-types.js';
 
 /**
  * Bearer-token and origin checks, shared by HTTP requests, the WebSocket upgrade and SSE.
@@ -54,10 +55,19 @@ export function originAllowed(req: IncomingMessage, origins: readonly string[]):
 }
 
 /** Answers an upgrade request with a plain HTTP error and drops the socket (no WebSocket). */
-export function rejectUpgrade(socket: Duplex, status: number, code: string, message: string): void {
-  const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[
-    status
-  ];
+export function rejectUpgrade<C extends HttpErrorCode>(
+  socket: Duplex,
+  status: (typeof HTTP_ERRORS)[C],
+  code: C,
+  message: string,
+): void {
+  const reasons: Partial<Record<number, string>> = {
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    503: 'Service Unavailable',
+  };
+  const reason = reasons[status];
   const body = JSON.stringify({ error: { code, message } });
   const head = [
     `HTTP/1.1 ${status} ${reason ?? 'Error'}`,

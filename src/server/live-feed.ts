@@ -1,8 +1,9 @@
 import type { GameEvent } from '../model/events.js';
 import { compareOffsets, type Bus, type Offset } from '../bus/types.js';
 import type { Logger } from '../core/log.js';
-import { prepare, type DirtySet, type Subscription } from './delivery.js';
-import { RecentEvents } from './recent-events.js';
+import { prepare } from './delivery/frames.js';
+import { RecentEvents } from './delivery/recent-events.js';
+import type { DirtySet, Subscription } from './delivery/subscription.js';
 import { createSubscriptionIndex, type SubscriptionIndex } from './subscription-index.js';
 
 /**

@@ -6,10 +6,12 @@ import type { Bus, Offset } from '../bus/types.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { createAuthenticator, originAllowed, rejectUpgrade } from './auth.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
-import type { ActivateContext, Clock } from './delivery.js';
+import type { ActivateContext } from './delivery/replay.js';
+import type { Clock } from './delivery/subscription.js';
 import { sendError, type RouteHandler } from './http-types.js';
 import { createLiveFeed } from './live-feed.js';
-import { PreparedEvents } from './prepared-events.js';
+import { sendOverlayRefusal } from './overlay-page.js';
+import { PreparedEvents } from './delivery/prepared-events.js';
 import { createSseEndpoint } from './sse.js';
 import { createWsGateway } from './ws-gateway.js';
 
@@ -99,7 +101,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   const server = createServer((req, res) => {
     void handleRequest(req, res).catch((err: unknown) => {
       logger.error({ err, path: req.url?.split('?')[0] }, 'request handler failed');
-      if (!res.headersSent) sendError(res, 500, 'internal_error', 'internal server error');
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'internal server error');
       else res.destroy();
     });
   });
@@ -112,24 +114,25 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = parseUrl(req);
     if (!url) {
-      sendError(res, 400, 'bad_request', 'malformed request target');
+      sendError(res, 400, 'BAD_REQUEST', 'malformed request target');
       return;
     }
     if (!auth.check(req, url) && !PUBLIC_PREFIXES.some((p) => url.pathname.startsWith(p))) {
+      const headers = { 'www-authenticate': 'Bearer' };
+      // A browser source in a broadcast shows the answer over the video: a notice, not JSON.
+      if (sendOverlayRefusal(req, res, url, headers)) return;
       sendError(
         res,
         401,
         'unauthorized',
         'a valid bearer token is required (Authorization: Bearer <token> or ?token=)',
-        {
-          headers: { 'www-authenticate': 'Bearer' },
-        },
+        { headers },
       );
       return;
     }
     if (url.pathname === SSE_PATH) {
       if (req.method !== 'GET') {
-        sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed on ${SSE_PATH}; use GET`, {
+        sendError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${SSE_PATH}; use GET`, {
           headers: { allow: 'GET' },
         });
       } else if (!originAllowed(req, origins)) {
@@ -150,7 +153,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
       sendError(
         res,
         426,
-        'upgrade_required',
+        'UPGRADE_REQUIRED',
         `${STREAM_PATH} speaks WebSocket; use ${SSE_PATH} for plain HTTP`,
         {
           headers: { upgrade: 'websocket' },
@@ -161,14 +164,14 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     for (const route of routes) {
       if (await route(req, res, url)) return;
     }
-    sendError(res, 404, 'not_found', `no route for ${req.method ?? 'GET'} ${url.pathname}`);
+    sendError(res, 404, 'NOT_FOUND', `no route for ${req.method ?? 'GET'} ${url.pathname}`);
   }
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const url = parseUrl(req);
     if (!url || url.pathname !== STREAM_PATH) {
-      rejectUpgrade(socket, 404, 'not_found', `WebSocket is served at ${STREAM_PATH} only`);
+      rejectUpgrade(socket, 404, 'NOT_FOUND', `WebSocket is served at ${STREAM_PATH} only`);
       return;
     }
     if (!auth.check(req, url)) {

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GameSnapshot } from '../model/events.js';
 import type { Logger } from '../core/log.js';
-import { clientsDropped, framesSent, sseConnections } from '../core/metrics.js';
 import { VERSION } from '../core/version.js';
 import {
   createClientProtocol,
@@ -9,16 +8,13 @@ import {
   type GatewayLimits,
   type ParseResult,
 } from './client-protocol.js';
-import {
-  activate,
-  Subscription,
-  type ActivateContext,
-  type Clock,
-  type PreparedEvent,
-  type Sink,
-  writeFrames,
-} from './delivery.js';
-import { sendError } from './http-types.js';
+import { ClientSet } from './delivery/clients.js';
+import type { ErrorFrame } from './delivery/frames.js';
+import { activate } from './delivery/activate.js';
+import type { ActivateContext } from './delivery/replay.js';
+import { Sink, writeFrames, type Connection, type FrameEncoding } from './delivery/sink.js';
+import { Subscription, type Clock } from './delivery/subscription.js';
+import { sendError, streamQueryErrorCode } from './http-types.js';
 import type { LiveFeed } from './live-feed.js';
 
 /**
@@ -38,90 +34,58 @@ export interface SseEndpoint {
 const RETRY_MS = 2_000;
 const SSE_SUB_ID = 'sse';
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
-// Bound once: a labelled child skips hashing the labels on every flush.
-const sseFramesSent = framesSent.labels({ kind: 'sse' });
 const snapshotFrames = new WeakMap<GameSnapshot, Buffer>();
 const FILTER_FIELDS = ['leagues', 'games', 'teams', 'types'] as const;
+// A dropped stream gets this long to flush its error event before the socket is destroyed.
+const DROP_GRACE_MS = 2_000;
 
-class SseClient implements Sink {
-  closed = false;
-  held = 0;
-  sub: Subscription | undefined;
-  private batch: Buffer[] = [];
-
-  constructor(
-    readonly res: ServerResponse,
-    private readonly endpoint: SseCore,
-  ) {}
-
-  eventFrame(_subId: string, p: PreparedEvent): Buffer {
+/** Frames as SSE messages. Of the replies, a stream only ever carries errors. */
+const sseEncoding: FrameEncoding<ErrorFrame> = {
+  name: 'SSE',
+  resumeHint: 'reconnect with Last-Event-ID',
+  event(_subId, p) {
     // SSE frames do not name a subscription, so one buffer per event serves every SSE client.
     p.sseFrame ??= Buffer.from(`id: ${p.offset}\nevent: ${p.event.type}\ndata: ${p.json}\n\n`);
     return p.sseFrame;
-  }
-
-  snapshotFrame(_subId: string, game: GameSnapshot): Buffer {
-    // Shared by every client sent this snapshot object (see the WebSocket gateway).
+  },
+  snapshot(_subId, game) {
+    // Shared by every client sent this snapshot object (see the WebSocket frames).
     let frame = snapshotFrames.get(game);
     if (!frame) {
       frame = Buffer.from(`event: snapshot\ndata: ${JSON.stringify(game)}\n\n`);
       snapshotFrames.set(game, frame);
     }
     return frame;
+  },
+  reply(frame) {
+    // The event name says what the frame is, and a stream has one subscription: both go.
+    const { type, id: _id, ...rest } = frame;
+    return Buffer.from(`event: ${type}\ndata: ${JSON.stringify(rest)}\n\n`);
+  },
+};
+
+/** An event stream response as a sink writes to it. */
+class SseConnection implements Connection {
+  constructor(readonly stream: ServerResponse) {}
+
+  get buffered(): number {
+    return this.stream.writableLength;
   }
 
-  errorFrame(error: ClientError): Buffer {
-    const { id: _id, ...rest } = error;
-    return Buffer.from(`event: error\ndata: ${JSON.stringify(rest)}\n\n`);
+  get writable(): boolean {
+    return !this.stream.writableEnded;
   }
 
-  queue(frame: Buffer): void {
-    if (!this.closed) this.batch.push(frame);
+  write(frames: readonly Buffer[]): void {
+    // One system call per batch, not one per event.
+    writeFrames(this.stream, frames);
   }
 
-  flush(): void {
-    const batch = this.batch;
-    if (batch.length > 0) this.batch = [];
-    if (batch.length > 0 && !this.closed) {
-      // One system call per batch, not one per event.
-      writeFrames(this.res, batch);
-      this.endpoint.framesSent += batch.length;
-      sseFramesSent.inc(batch.length);
-    }
-    this.checkBudget();
-  }
-
-  checkBudget(): boolean {
-    if (this.closed) return false;
-    if (this.res.writableLength + this.held <= this.endpoint.limits.maxBufferedBytes) return true;
-    this.endpoint.drop(this);
-    return false;
-  }
-
-  drained(): Promise<void> {
-    if (this.closed || this.res.writableLength <= this.endpoint.limits.maxBufferedBytes / 2) {
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.res.off('drain', done);
-        this.res.off('close', done);
-        resolve();
-      };
-      this.res.on('drain', done);
-      this.res.on('close', done);
-    });
+  end(lastFrame: Buffer): void {
+    this.stream.end(lastFrame);
+    setTimeout(() => this.stream.destroy(), DROP_GRACE_MS).unref();
   }
 }
-
-interface SseCore {
-  readonly limits: GatewayLimits;
-  framesSent: number;
-  drop(client: SseClient): void;
-}
-
-// A dropped stream gets this long to flush its error event before the socket is destroyed.
-const DROP_GRACE_MS = 2_000;
 
 export function createSseEndpoint(options: {
   setup: ActivateContext;
@@ -130,36 +94,9 @@ export function createSseEndpoint(options: {
   logger: Logger;
   clock: Clock;
 }): SseEndpoint & { readonly framesSent: number } {
-  const { setup, feed, limits, logger, clock } = options;
+  const { setup, feed, limits, clock } = options;
   const protocol = createClientProtocol(limits);
-  const clients = new Set<SseClient>();
-
-  function release(client: SseClient): void {
-    if (client.closed) return;
-    client.closed = true;
-    if (client.sub) {
-      client.sub.cancel();
-      feed.index.remove(client.sub);
-    }
-    if (clients.delete(client)) sseConnections.dec();
-  }
-
-  const core: SseCore = {
-    limits,
-    framesSent: 0,
-    drop(client) {
-      if (client.closed) return;
-      const frame = client.errorFrame({
-        code: 'slow_consumer',
-        message: `more than ${limits.maxBufferedBytes} bytes waiting for this client; closing (reconnect with Last-Event-ID)`,
-      });
-      release(client);
-      clientsDropped.inc({ reason: 'slow_consumer' });
-      logger.info({ reason: 'slow_consumer' }, 'dropping SSE client');
-      client.res.end(frame);
-      setTimeout(() => client.res.destroy(), DROP_GRACE_MS).unref();
-    },
-  };
+  const clients = new ClientSet<ErrorFrame, SseConnection>('sse', options);
 
   /** The query as a subscribe message, so SSE and WebSocket validate filters identically. */
   function toSubscribe(
@@ -200,13 +137,13 @@ export function createSseEndpoint(options: {
       return clients.size;
     },
     get framesSent() {
-      return core.framesSent;
+      return clients.framesSent;
     },
     handle(req, res, url) {
       const query = toSubscribe(req, url);
       const parsed = query.ok === undefined ? protocol.parseSubscribe(query.message) : query;
       if (!parsed.ok) {
-        sendError(res, 400, parsed.error.code, parsed.error.message);
+        sendError(res, 400, streamQueryErrorCode(parsed.error.code), parsed.error.message);
         return;
       }
       if (parsed.message.op !== 'subscribe') return;
@@ -220,36 +157,28 @@ export function createSseEndpoint(options: {
       });
       res.socket?.setNoDelay(true);
       res.write(`: courtside ${VERSION}\nretry: ${RETRY_MS}\n\n`);
-      const client = new SseClient(res, core);
+      const client = new Sink(new SseConnection(res), sseEncoding, clients);
       clients.add(client);
-      sseConnections.inc();
-      res.on('close', () => release(client));
-      const sub = new Subscription(SSE_SUB_ID, request.filter, request.delayMs, client, feed.dirty, clock);
-      client.sub = sub;
-      feed.index.add(sub);
-      const liveFrom = feed.cursor;
-      const activation = {
-        snapshot: request.snapshot,
-        liveFrom,
-        ...(request.since !== undefined ? { since: request.since } : {}),
-      };
-      void activate(sub, activation, setup).then((ok) => {
+      res.on('close', () => client.release());
+      const sub = new Subscription(request, client, feed.dirty, clock);
+      const liveFrom = clients.subscribe(client, sub);
+      void activate(sub, { since: request.since, snapshot: request.snapshot, liveFrom }, setup).then((ok) => {
         if (!ok) {
-          release(client);
+          client.release();
           res.end();
         }
       });
     },
     heartbeat() {
-      for (const client of clients) {
-        client.res.write(HEARTBEAT);
+      for (const client of clients.sinks) {
+        client.connection.stream.write(HEARTBEAT);
         client.checkBudget();
       }
     },
     close() {
-      for (const client of [...clients]) {
-        release(client);
-        client.res.end();
+      for (const client of [...clients.sinks]) {
+        client.release();
+        client.connection.stream.end();
       }
     },
   };

@@ -40,23 +40,40 @@ function flavourOf(options: ParseOptions): Flavour {
   return return_as_pandas === true ? 'rows' : 'arrow';
 }
 
-function isSummaryTable(name: string): name is SummaryTableName {
+/** True when `name` is one of the summary's 14 tables (own names only: `toString` is not a table). */
+export function isSummaryTable(name: string): name is SummaryTableName {
   return Object.hasOwn(SUMMARY_TABLES, name);
 }
 
-function summaryTable(operation: OperationSpec, table: string | undefined): SummaryTableName | undefined {
+/**
+ * The one rule for a `table` choice, wherever one is taken (`parseOperation`, the client's call
+ * options, the HTTP API's `table=`, `courtside op --table`): only a summary operation has named
+ * tables, and the name must be one of them. Returns the expected form when `table` breaks the
+ * rule, undefined when it is absent or fits; each caller raises it as its own kind of error.
+ */
+export function summaryTableExpected(
+  operation: Pick<OperationSpec, 'name' | 'result'>,
+  table: string | undefined,
+): string | undefined {
   if (table === undefined) return undefined;
   if (operation.result !== 'summary') {
+    return `no value: ${operation.name} has one table; only the summary operations have named tables`;
+  }
+  return isSummaryTable(table) ? undefined : `one of ${SUMMARY_TABLE_NAMES.join(', ')}`;
+}
+
+/** The summary table `table` names, if any; `InvalidOptionsError` naming `table` when it breaks the rule. */
+export function checkSummaryTable(
+  operation: Pick<OperationSpec, 'name' | 'result'>,
+  table: string | undefined,
+): SummaryTableName | undefined {
+  const expected = summaryTableExpected(operation, table);
+  if (expected !== undefined) {
     throw new InvalidOptionsError(
-      `table: ${operation.name} has one table; "table" applies to the summary operations`,
+      `${operation.name}: option "table" has invalid value ${JSON.stringify(table)}; expected ${expected}`,
     );
   }
-  if (!isSummaryTable(table)) {
-    throw new InvalidOptionsError(
-      `table must be one of ${SUMMARY_TABLE_NAMES.join(', ')}; got ${JSON.stringify(table)}`,
-    );
-  }
-  return table;
+  return table as SummaryTableName | undefined;
 }
 
 /** The frame of a single-table operation. */
@@ -95,13 +112,13 @@ export function parseFrames(
 ): Frame | Record<string, Frame> {
   const operation = getOperation(operationName);
   if (operation.result === 'summary') {
-    const one = summaryTable(operation, table);
+    const one = checkSummaryTable(operation, table);
     if (one) return summaryFrame(raw, operation.league, one, layout);
     const out: Record<string, Frame> = {};
     for (const name of SUMMARY_TABLE_NAMES) out[name] = summaryFrame(raw, operation.league, name, layout);
     return out;
   }
-  summaryTable(operation, table);
+  checkSummaryTable(operation, table);
   return operationFrame(operation, raw, layout);
 }
 

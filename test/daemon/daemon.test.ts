@@ -7,8 +7,8 @@ import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { bullPrefix, createRedisConnection, EVENTS_QUEUE, toJobId } from '../../workers/queues.js';
-import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
-import { getTestRedis, type TestRedis } from '../helpers/redis.js';
+import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { getTestRedis, type TestRedis } from '../support/redis.js';
 
 // A recorded NBA game spans about 2.5 h of wall clock; at 1000x it plays out in about 9 s.
 const SPEED = 1_000;

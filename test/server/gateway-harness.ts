@@ -1,10 +1,11 @@
+import { request, type IncomingMessage } from 'node:http';
 import { WebSocket, type ClientOptions } from 'ws';
 import type { EventType, GameEvent, GameSnapshot, SnapshotSource, TeamRef } from '../../src/model/events.js';
 import type { Bus, NewGameEvent } from '../../src/bus/types.js';
 import type { League } from '../../src/core/leagues.js';
 import { createDaemonServer, type DaemonServer, type DaemonServerOptions } from '../../src/server/server.js';
 
-/** Builders and a real `ws` client for the gateway tests. */
+/** Builders, a real `ws` client and a raw SSE client for the gateway tests. */
 
 export interface Game {
   league: League;
@@ -107,12 +108,15 @@ export type Frame = Record<string, unknown> & { type: string };
 /** A `ws` client that records every frame and waits for the ones a test needs. */
 export class TestClient {
   readonly frames: Frame[] = [];
+  /** When each frame arrived (`Date.now()`), by index in `frames`. */
+  readonly receivedAt: number[] = [];
   closed: { code: number; reason: string } | undefined;
   private waiters: Array<() => void> = [];
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
       this.frames.push(JSON.parse(data.toString()) as Frame);
+      this.receivedAt.push(Date.now());
       this.wake();
     });
     ws.on('close', (code, reason) => {
@@ -194,6 +198,85 @@ export class TestClient {
 
   close(): void {
     this.ws.terminate();
+  }
+}
+
+export interface SseMessage {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+  /** When the message was complete (`Date.now()`). */
+  at?: number;
+}
+
+/** Parses one SSE message block the way the spec says, keeping comments (heartbeats) visible. */
+function parseSseBlock(block: string): SseMessage {
+  const m: SseMessage = {};
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':')) m.comment = line.slice(1).trim();
+    else {
+      const i = line.indexOf(':');
+      const field = line.slice(0, i);
+      const value = line.slice(i + 1).replace(/^ /, '');
+      if (field === 'id' || field === 'event' || field === 'data') m[field] = value;
+    }
+  }
+  return m;
+}
+
+/** A raw HTTP client reading an SSE stream as it comes (what `curl -N` does). */
+export class SseClient {
+  res: IncomingMessage | undefined;
+  ended = false;
+  private readonly complete: SseMessage[] = [];
+  private partial = '';
+  private readonly req;
+
+  constructor(url: string, headers: Record<string, string> = {}) {
+    this.req = request(url, { headers });
+    this.req.on('response', (res) => {
+      this.res = res;
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => this.read(chunk));
+      res.on('end', () => (this.ended = true));
+      res.on('error', () => (this.ended = true));
+    });
+    this.req.on('error', () => (this.ended = true));
+    this.req.end();
+  }
+
+  private read(chunk: string): void {
+    this.partial += chunk;
+    const at = Date.now();
+    for (let end = this.partial.indexOf('\n\n'); end !== -1; end = this.partial.indexOf('\n\n')) {
+      const block = this.partial.slice(0, end);
+      this.partial = this.partial.slice(end + 2);
+      if (block.trim() !== '') this.complete.push({ ...parseSseBlock(block), at });
+    }
+  }
+
+  /** The complete messages so far. */
+  messages(): SseMessage[] {
+    return this.complete.map(({ at: _at, ...m }) => m);
+  }
+
+  /** The complete messages so far, each with the time it was complete. */
+  timedMessages(): SseMessage[] {
+    return [...this.complete];
+  }
+
+  events(): SseMessage[] {
+    return this.messages().filter((m) => m.id !== undefined);
+  }
+
+  async status(): Promise<number> {
+    await until(() => this.res !== undefined || this.ended, 10_000, 'response');
+    return this.res?.statusCode ?? 0;
+  }
+
+  close(): void {
+    this.req.destroy();
   }
 }
 

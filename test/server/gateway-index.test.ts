@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type GameEvent } from '../../src/model/events.js';
 import type { SubscriptionFilter } from '../../src/server/client-protocol.js';
 import { createSubscriptionIndex, matchesFilter } from '../../src/server/subscription-index.js';
-import { textFrame } from '../../src/server/ws-gateway.js';
+import { textFrame } from '../../src/server/ws-frames.js';
 
 const TEAMS = [
   ['1', 'ATL'],

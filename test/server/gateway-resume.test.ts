@@ -5,7 +5,7 @@ import { createRedisBus } from '../../src/bus/redis.js';
 import { compareOffsets, type Bus } from '../../src/bus/types.js';
 import { BusUnavailableError } from '../../src/core/errors.js';
 import type { DaemonServer } from '../../src/server/server.js';
-import { getTestRedis, type TestRedis } from '../helpers/redis.js';
+import { getTestRedis, type TestRedis } from '../support/redis.js';
 import {
   commit,
   game,

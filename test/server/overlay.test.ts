@@ -4,10 +4,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameSnapshot } from '../../src/model/events.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
+import { scorebugColors } from '../../src/server/overlay/colors.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/simulator/index.js';
 import { MENS_FINAL, ROOT, startDaemon, waitFor } from '../cli/harness.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../helpers/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 
 /**
  * The broadcast overlay in a real headless Chromium (Debian's, never a downloaded one) against a
@@ -157,18 +158,20 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
       expect(atSnapshot.homeAbbr).toBe(first.teams.home.abbreviation);
       expect(atSnapshot.awayAbbr).toBe(first.teams.away.abbreviation);
       expect(atSnapshot.plays).toBeGreaterThan(0);
-      // Team colours are applied to the scorebug.
+      // Team colours are applied to the scorebug, by the colour rule (test/server/overlay-colors.test.ts).
       const colors = await page.evaluate(() => {
         const bg = (sel: string): string =>
           getComputedStyle(document.querySelector(sel) as Element).backgroundColor;
         return { home: bg('.team.home'), away: bg('.team.away') };
       });
-      const rgb = (hex: string | null): string => {
-        const n = parseInt(hex ?? '', 16);
+      const rgb = (hex: string): string => {
+        const n = parseInt(hex, 16);
         return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
       };
-      if (first.teams.home.color) expect(colors.home).toBe(rgb(first.teams.home.color));
-      if (first.teams.away.color) expect(colors.away).toBe(rgb(first.teams.away.color));
+      const expected = scorebugColors(first.teams.home, first.teams.away);
+      expect(colors).toEqual({ home: rgb(expected.home.background), away: rgb(expected.away.background) });
+      if (expected.changed === null && first.teams.home.color && first.teams.away.color)
+        expect(colors).toEqual({ home: rgb(first.teams.home.color), away: rgb(first.teams.away.color) });
 
       // 2. A scoring play happens upstream: the page moves to the daemon's new score by itself.
       now = nextScoreChange(game, now);

@@ -37,11 +37,11 @@ describe('createDaemonServer', () => {
     expect(await (await fetch(`${server.url}/a`)).json()).toEqual({ from: 'first' });
     const missing = await fetch(`${server.url}/nope`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: { code: 'not_found', message: 'no route for GET /nope' } });
+    expect(await missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'no route for GET /nope' } });
     expect(seen).toEqual(['/a', '/nope']);
     const plain = await fetch(`${server.url}/v1/stream`);
     expect(plain.status).toBe(426);
-    expect(((await plain.json()) as { error: { code: string } }).error.code).toBe('upgrade_required');
+    expect(((await plain.json()) as { error: { code: string } }).error.code).toBe('UPGRADE_REQUIRED');
   });
 
   it('answers 500 JSON when a handler throws', async () => {
@@ -56,7 +56,7 @@ describe('createDaemonServer', () => {
     });
     const res = await fetch(`${server.url}/x`);
     expect(res.status).toBe(500);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('internal_error');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('INTERNAL');
   });
 
   it('requires a bearer token on HTTP (header or ?token=), except static overlay assets', async () => {

@@ -1,5 +1,4 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { request, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../src/model/events.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
@@ -11,78 +10,14 @@ import {
   makeEvent,
   makeSnapshot,
   mapSnapshots,
+  SseClient,
   startServer,
   until,
+  type SseMessage,
 } from './gateway-harness.js';
 
 const LAL = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 const LVA = game('womens', '501', ['17', 'LV'], ['9', 'NY']);
-
-interface SseMessage {
-  id?: string;
-  event?: string;
-  data?: string;
-  comment?: string;
-}
-
-/** Parses an SSE byte stream the way the spec says, keeping comments (heartbeats) visible. */
-function parseSse(text: string): SseMessage[] {
-  const out: SseMessage[] = [];
-  for (const block of text.split('\n\n')) {
-    if (block.trim() === '') continue;
-    const m: SseMessage = {};
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) m.comment = line.slice(1).trim();
-      else {
-        const i = line.indexOf(':');
-        const field = line.slice(0, i);
-        const value = line.slice(i + 1).replace(/^ /, '');
-        if (field === 'id' || field === 'event' || field === 'data') m[field] = value;
-      }
-    }
-    out.push(m);
-  }
-  return out;
-}
-
-/** A raw HTTP client reading the stream as it comes (what `curl -N` does). */
-class SseClient {
-  text = '';
-  res: IncomingMessage | undefined;
-  ended = false;
-  private readonly req;
-
-  constructor(url: string, headers: Record<string, string> = {}) {
-    this.req = request(url, { headers });
-    this.req.on('response', (res) => {
-      this.res = res;
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (this.text += chunk));
-      res.on('end', () => (this.ended = true));
-      res.on('error', () => (this.ended = true));
-    });
-    this.req.on('error', () => (this.ended = true));
-    this.req.end();
-  }
-
-  messages(): SseMessage[] {
-    // Only complete blocks.
-    return parseSse(this.text.slice(0, this.text.lastIndexOf('\n\n') + 2));
-  }
-
-  events(): SseMessage[] {
-    return this.messages().filter((m) => m.id !== undefined);
-  }
-
-  async status(): Promise<number> {
-    await until(() => this.res !== undefined || this.ended, 10_000, 'response');
-    return this.res?.statusCode ?? 0;
-  }
-
-  close(): void {
-    this.req.destroy();
-  }
-}
 
 let bus: Bus;
 let server: DaemonServer;

@@ -1,6 +1,8 @@
 // The broadcast scorebug. Plain browser JavaScript served as is: no build step, no CDN.
 // It subscribes to one game over the daemon's WebSocket with a snapshot, applies events as they
 // come, and on any disconnect reconnects with backoff, resuming from the last offset it saw.
+// Until the daemon has a snapshot or an event of the game, it only says it is waiting for it.
+import { scorebugColors } from './colors.js';
 
 const MAX_PLAYS = 5;
 // Reconnect backoff: quick first retry (a restart takes a second or two), capped so a long outage
@@ -19,7 +21,14 @@ const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 
 const state = {
   connected: false,
+  /** The daemon has shown the game exists (a snapshot or an event of it); until then: waiting. */
+  ready: false,
   snapshot: null,
+  /** Teams from event envelopes: abbreviations before a snapshot with colours has arrived. */
+  teams: null,
+  detail: '',
+  /** Newest `seq` shown since the current subscription began (a snapshot's, or an event's). */
+  seq: 0,
   score: { home: 0, away: 0 },
   period: null,
   clock: null,
@@ -37,21 +46,8 @@ function periodLabel(period) {
   return period === 5 ? 'OT' : `${period - 4}OT`;
 }
 
-const HEX = /^[0-9a-fA-F]{6}$/;
-
-/** Black or white, whichever reads better on the team colour (WCAG relative luminance). */
-function textOn(hex) {
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  // 0.179 is where black and white text have equal contrast against the background.
-  return luminance > 0.179 ? '#111111' : '#ffffff';
-}
-
 function sideOf(teamId) {
-  const teams = state.snapshot?.teams;
+  const teams = state.snapshot?.teams ?? state.teams;
   if (!teams || teamId == null) return null;
   if (String(teams.home.id) === String(teamId)) return 'home';
   if (String(teams.away.id) === String(teamId)) return 'away';
@@ -59,21 +55,24 @@ function sideOf(teamId) {
 }
 
 function render() {
-  const snap = state.snapshot;
-  if (snap) {
+  const overlay = document.getElementById('overlay');
+  overlay.dataset.state = state.connected ? 'live' : 'reconnecting';
+  overlay.dataset.game = state.ready ? 'ready' : 'waiting';
+  if (!state.ready) return;
+  const teams = state.snapshot?.teams ?? state.teams;
+  if (teams) {
+    for (const side of ['home', 'away']) $(`${side}-abbr`).textContent = teams[side]?.abbreviation ?? '';
+    // Envelope teams carry no colours: the stylesheet's defaults stand in until a snapshot comes.
+    const colors = scorebugColors(teams.home, teams.away);
+    const root = document.documentElement.style;
     for (const side of ['home', 'away']) {
-      const team = snap.teams[side];
-      $(`${side}-abbr`).textContent = team.abbreviation;
-      if (HEX.test(team.color ?? '')) {
-        const root = document.documentElement.style;
-        root.setProperty(`--${side}`, `#${team.color}`);
-        root.setProperty(`--${side}-text`, textOn(team.color));
-      }
+      root.setProperty(`--${side}`, `#${colors[side].background}`);
+      root.setProperty(`--${side}-text`, colors[side].text);
     }
-    // A live game's detail repeats the clock ("6:27 - 1st Quarter"); others ("Halftime", "Final") say more.
-    const detail = snap.status?.detail ?? '';
-    $('status').textContent = /^\d+(:\d\d|\.\d)\s*-/.test(detail) ? '' : detail;
+    overlay.dataset.colors = colors.changed ?? 'own';
   }
+  // A live game's detail repeats the clock ("6:27 - 1st Quarter"); others ("Halftime", "Final") say more.
+  $('status').textContent = /^\d+(:\d\d|\.\d)\s*-/.test(state.detail) ? '' : state.detail;
   $('home-score').textContent = String(state.score.home);
   $('away-score').textContent = String(state.score.away);
   $('period').textContent = periodLabel(state.period);
@@ -99,11 +98,11 @@ function render() {
       }),
   );
   renderWinprob();
-  document.getElementById('overlay').dataset.state = state.connected ? 'live' : 'reconnecting';
 }
 
 function renderWinprob() {
   const points = [...state.winprob.values()];
+  document.getElementById('overlay').dataset.winprob = points.length === 0 ? 'none' : 'shown';
   if (points.length === 0) return;
   // Home on top: y = 0 is a certain home win, 60 a certain away win, 30 a toss-up.
   const step = points.length > 1 ? 300 / (points.length - 1) : 0;
@@ -114,7 +113,7 @@ function renderWinprob() {
   chart.querySelector('polyline').setAttribute('points', line);
   for (const polygon of chart.querySelectorAll('polygon')) polygon.setAttribute('points', area);
   const home = points[points.length - 1];
-  const teams = state.snapshot?.teams;
+  const teams = state.snapshot?.teams ?? state.teams;
   // Quote the favourite, as broadcasts do: "ORL 91%" rather than "TOR 9%".
   const [abbr, pct] =
     home >= 0.5 ? [teams?.home.abbreviation ?? 'home', home] : [teams?.away.abbreviation ?? 'away', 1 - home];
@@ -143,8 +142,20 @@ function addPlay(play) {
   }
 }
 
-function applySnapshot(snap) {
+/**
+ * A snapshot from the stream describes the game as of `seq` and precedes the subscription's events,
+ * so it replaces what is shown. One fetched over HTTP gives only its teams when events newer than it
+ * are shown already, or when a spoiler delay holds the events back (it would run ahead of them).
+ */
+function applySnapshot(snap, fromStream) {
+  if (!fromStream && (delay > 0 || (snap.seq ?? 0) < state.seq)) {
+    state.snapshot = snap;
+    return;
+  }
+  state.ready = true;
   state.snapshot = snap;
+  state.seq = snap.seq ?? 0;
+  state.detail = snap.status?.detail ?? '';
   state.score = { ...snap.score };
   state.period = snap.period;
   state.clock = snap.state === 'post' ? 'Final' : snap.clock;
@@ -154,8 +165,20 @@ function applySnapshot(snap) {
 }
 
 function applyEvent(event) {
+  if (event.gameId != null && String(event.gameId) !== gameId) return;
   state.events += 1;
   if (event.offset) state.lastOffset = event.offset;
+  // The snapshot already shows every event of the game up to its `seq`.
+  if (typeof event.seq === 'number') {
+    if (event.seq <= state.seq) return;
+    state.seq = event.seq;
+  }
+  if (!state.ready) {
+    state.ready = true;
+    // The game's first event on this page: fetch the snapshot for colours, status and plays.
+    void loadSnapshot();
+  }
+  if (event.teams?.home && event.teams?.away) state.teams = event.teams;
   const data = event.data ?? {};
   switch (event.type) {
     case 'score.changed':
@@ -184,17 +207,43 @@ function applyEvent(event) {
       state.clock = 'Final';
       break;
     case 'game.status':
-      if (state.snapshot) state.snapshot.status = { ...state.snapshot.status, detail: data.detail };
+      state.detail = data.detail ?? '';
       break;
   }
 }
 
-/** Seeds the chart with the game's whole win-probability series (best effort). */
-async function loadWinprobHistory() {
-  const params = new URLSearchParams({ event_id: gameId, table: 'winprobability', format: 'json' });
+const withToken = (path, params = new URLSearchParams()) => {
   if (token) params.set('token', token);
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+};
+
+/** The game's current snapshot over HTTP, for a game that became known through an event. */
+async function loadSnapshot() {
   try {
-    const res = await fetch(`/v1/ops/${league}_summary?${params}`);
+    const res = await fetch(withToken(`/v1/games/${league}/${gameId}`));
+    if (!res.ok) return;
+    applySnapshot(await res.json(), false);
+    render();
+  } catch {
+    // The events keep the score right; the team colours stay the defaults.
+  } finally {
+    void loadWinprobHistory();
+  }
+}
+
+let historyRequested = false;
+
+/**
+ * Seeds the chart with the game's whole win-probability series (best effort). Only for a game the
+ * daemon knows: upstream may answer for any id, and that series would belong to no game shown.
+ */
+async function loadWinprobHistory() {
+  if (historyRequested) return;
+  historyRequested = true;
+  const params = new URLSearchParams({ event_id: gameId, table: 'winprobability', format: 'json' });
+  try {
+    const res = await fetch(withToken(`/v1/ops/${league}_summary`, params));
     if (!res.ok) return;
     const rows = await res.json();
     const merged = new Map();
@@ -220,6 +269,9 @@ function connect() {
   ws.addEventListener('open', () => {
     state.connected = true;
     retryMs = RETRY_MIN_MS;
+    // `seq` compares events with the snapshot of this subscription only: a daemon restarted on an
+    // empty memory bus numbers the game's events from 1 again.
+    state.seq = 0;
     const sub = { op: 'subscribe', id: 'overlay', leagues: [league], games: [gameId], snapshot: true };
     if (delay > 0) sub.delay = delay;
     if (state.lastOffset) sub.since = state.lastOffset;
@@ -233,8 +285,10 @@ function connect() {
     } catch {
       return;
     }
-    if (frame.type === 'snapshot' && frame.game) applySnapshot(frame.game);
-    else if (frame.type === 'event') applyEvent(frame.event ?? frame);
+    if (frame.type === 'snapshot' && frame.game) {
+      applySnapshot(frame.game, true);
+      void loadWinprobHistory();
+    } else if (frame.type === 'event') applyEvent(frame.event ?? frame);
     else return;
     render();
   });
@@ -246,6 +300,6 @@ function connect() {
   });
 }
 
+$('waiting-id').textContent = gameId;
 render();
 connect();
-void loadWinprobHistory();

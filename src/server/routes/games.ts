@@ -1,7 +1,8 @@
-import type { SnapshotSource } from '../../model/events.js';
+import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
 import { isLeague } from '../../core/leagues.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
+import type { UpstreamHealth } from './upstream-tracker.js';
 
 /**
  * `GET /v1/games/live` (snapshots of the games in progress) and `GET /v1/games/<league>/<id>`
@@ -9,12 +10,24 @@ import { isRead, JSON_TYPE, sendBody } from './respond.js';
  */
 export interface GamesRouteOptions {
   snapshots: SnapshotSource;
+  /**
+   * The polls' view of the upstream, sent beside the games: without it an empty list cannot tell
+   * a quiet night from an upstream this instance cannot reach.
+   */
+  upstream?: { health(): UpstreamHealth };
 }
 
 const GAME_PATH = /^\/v1\/games\/([^/]+)\/([^/]+)$/;
 const GAME_ID = /^[A-Za-z0-9-]{1,64}$/;
 // Live state changes every few seconds: let caches revalidate with the ETag, never serve stale.
 const LIVE_CACHE = 'no-cache';
+
+/** The games in progress (state `in`), by league and id: what `/v1/games/live` and `/` list. */
+export async function liveGames(snapshots: SnapshotSource): Promise<GameSnapshot[]> {
+  return (await snapshots.list())
+    .filter((g) => g.state === 'in')
+    .sort((a, b) => a.league.localeCompare(b.league) || a.gameId.localeCompare(b.gameId));
+}
 
 export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
   return async (req, res, url) => {
@@ -27,10 +40,9 @@ export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
       return true;
     }
     if (path === '/v1/games/live') {
-      const games = (await options.snapshots.list())
-        .filter((g) => g.state === 'in')
-        .sort((a, b) => a.league.localeCompare(b.league) || a.gameId.localeCompare(b.gameId));
-      sendBody(req, res, JSON.stringify({ games }), { contentType: JSON_TYPE, cacheControl: LIVE_CACHE });
+      const games = await liveGames(options.snapshots);
+      const body = options.upstream ? { games, upstream: options.upstream.health() } : { games };
+      sendBody(req, res, JSON.stringify(body), { contentType: JSON_TYPE, cacheControl: LIVE_CACHE });
       return true;
     }
     const match = GAME_PATH.exec(path);

@@ -3,35 +3,48 @@ import type { Logger } from '../../core/log.js';
 import type { RouteHandler } from '../http-types.js';
 import { createGamesRoute } from './games.js';
 import { createHealthRoute, type HealthRouteOptions } from './health.js';
+import { createHomeRoute } from './home.js';
 import { createMetricsRoute } from './metrics.js';
 import { createOpenApiRoute } from './openapi.js';
 import { createOpsRoute, type OpsClient } from './ops.js';
+import type { UpstreamHealth } from './upstream-tracker.js';
 
 export { createGamesRoute } from './games.js';
 export { createHealthRoute, type HealthBody, type HealthRouteOptions } from './health.js';
+export { createHomeRoute, HOME_DOCS, type HomeRouteOptions } from './home.js';
 export { createMetricsRoute } from './metrics.js';
 export { buildOpenApi, createOpenApiRoute } from './openapi.js';
-export { createOpsRoute, FORMATS, SUMMARY_TABLES, type Format, type OpsClient } from './ops.js';
-export { createUpstreamTracker, type UpstreamCheck, type UpstreamTracker } from './upstream-tracker.js';
+export { createOpsRoute, FORMATS, type Format, type OpsClient } from './ops.js';
+export { describeUpstreamFailure, OFFLINE_HINT } from './upstream-notice.js';
+export {
+  createUpstreamTracker,
+  type UpstreamCheck,
+  type UpstreamHealth,
+  type UpstreamTracker,
+} from './upstream-tracker.js';
 
 /** Every HTTP API route, in the order the server should try them. */
 export function createApiRoutes(options: {
   client: OpsClient;
   snapshots: SnapshotSource;
   health: HealthRouteOptions;
+  /** The polls' view of the upstream, shown by `/v1/games/live` and the home page. */
+  upstream?: { readonly url: string; health(): UpstreamHealth };
   auth?: boolean;
   logger?: Logger;
   beforeMetricsScrape?: () => Promise<void>;
 }): RouteHandler[] {
+  const upstream = options.upstream ? { upstream: options.upstream } : {};
   return [
     createOpsRoute({
       client: options.client,
       auth: options.auth ?? false,
       ...(options.logger ? { logger: options.logger } : {}),
     }),
-    createGamesRoute({ snapshots: options.snapshots }),
+    createGamesRoute({ snapshots: options.snapshots, ...upstream }),
     createHealthRoute(options.health),
     createMetricsRoute(options.beforeMetricsScrape ? { beforeScrape: options.beforeMetricsScrape } : {}),
     createOpenApiRoute({ auth: options.auth ?? false }),
+    createHomeRoute({ snapshots: options.snapshots, ...upstream }),
   ];
 }

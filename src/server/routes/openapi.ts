@@ -1,9 +1,9 @@
 import { OPERATIONS, type OperationSpec } from '../../espn/operations.js';
 import { PARAM_RULES } from '../../espn/params.js';
-import { columnsFor } from '../../tables/index.js';
+import { columnsFor, SUMMARY_TABLE_NAMES } from '../../tables/index.js';
 import { VERSION } from '../../core/version.js';
-import { sendError, type RouteHandler } from '../http-types.js';
-import { CONTENT_TYPES, FORMATS, SUMMARY_TABLES } from './ops.js';
+import { HTTP_ERROR_CODES, sendError, type RouteHandler } from '../http-types.js';
+import { CONTENT_TYPES, FORMATS } from './ops.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 
 /**
@@ -46,7 +46,10 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
               type: 'object',
               required: ['code', 'message'],
               properties: {
-                code: { type: 'string', examples: ['INVALID_PARAMS'] },
+                code: {
+                  enum: [...HTTP_ERROR_CODES],
+                  description: 'docs/errors.md lists each with its status',
+                },
                 message: { type: 'string' },
                 upstreamStatus: { type: 'integer', description: 'HTTP status the upstream answered, on 502' },
               },
@@ -128,7 +131,7 @@ function operationItem(op: OperationSpec): Json {
       in: 'query',
       required: false,
       description: 'One summary table; required with format=csv and format=arrow',
-      schema: { enum: [...SUMMARY_TABLES] },
+      schema: { enum: [...SUMMARY_TABLE_NAMES] },
     });
   }
   return {
@@ -175,7 +178,7 @@ function rowsSchema(columns: readonly string[] | undefined): Json {
 function jsonSchemaFor(op: OperationSpec): Json {
   const rawNote = { description: 'format=raw: the upstream JSON object as ESPN returns it', type: 'object' };
   if (op.result !== 'summary') return { oneOf: [rowsSchema(safeColumns(op.name)), rawNote] };
-  const tables = Object.fromEntries(SUMMARY_TABLES.map((t) => [t, rowsSchema(safeColumns(op.name, t))]));
+  const tables = Object.fromEntries(SUMMARY_TABLE_NAMES.map((t) => [t, rowsSchema(safeColumns(op.name, t))]));
   return {
     oneOf: [
       { type: 'object', description: 'Without `table`: every summary table by name', properties: tables },
@@ -199,13 +202,47 @@ function fixedPaths(): Record<string, Json> {
     content: { 'application/json': { schema } },
   });
   return {
+    '/': {
+      get: {
+        operationId: 'home',
+        summary:
+          'A small HTML page: the upstream state, the live games with their overlays, the endpoints, the docs',
+        responses: {
+          '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
+        },
+      },
+    },
     '/v1/games/live': {
       get: {
         operationId: 'games_live',
-        summary: 'Current state of every game in progress',
+        summary: 'Current state of every game in progress, and what the polls say of the upstream',
         responses: {
           '200': json(
-            { type: 'object', properties: { games: { type: 'array', items: ref('GameSnapshot') } } },
+            {
+              type: 'object',
+              required: ['games'],
+              properties: {
+                games: { type: 'array', items: ref('GameSnapshot') },
+                upstream: {
+                  type: 'object',
+                  description:
+                    'The polls of the upstream: an empty list with ok false means no data, not a quiet night',
+                  required: ['ok', 'since', 'lastError'],
+                  properties: {
+                    ok: { type: ['boolean', 'null'], description: 'null before the first poll ended' },
+                    since: { type: ['string', 'null'], format: 'date-time' },
+                    lastError: {
+                      type: ['object', 'null'],
+                      properties: {
+                        at: { type: 'string', format: 'date-time' },
+                        code: { type: 'string' },
+                        message: { type: 'string' },
+                      },
+                    },
+                  },
+                },
+              },
+            },
             'Games in progress',
           ),
         },

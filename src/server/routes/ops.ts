@@ -3,7 +3,13 @@ import type { Table } from 'apache-arrow';
 import { CourtsideError, InvalidParamsError, UpstreamHttpError } from '../../core/errors.js';
 import { buildRequest, OPERATIONS, type OperationSpec } from '../../espn/operations.js';
 import { silentLogger, type Logger } from '../../core/log.js';
-import { operationCsv, parseOperation, SUMMARY_TABLE_NAMES, tableToIpc } from '../../tables/index.js';
+import {
+  operationCsv,
+  parseOperation,
+  SUMMARY_TABLE_NAMES,
+  summaryTableExpected,
+  tableToIpc,
+} from '../../tables/index.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 
@@ -19,9 +25,6 @@ export type Format = (typeof FORMATS)[number];
 
 /** Query parameters that are not operation parameters (`token` is the server's auth). */
 export const RESERVED_QUERY = ['format', 'table', 'token'] as const;
-
-/** The summary's tables, in the spec's order. */
-export const SUMMARY_TABLES: readonly string[] = SUMMARY_TABLE_NAMES;
 
 export const CONTENT_TYPES: Readonly<Record<Format, string>> = {
   json: JSON_TYPE,
@@ -80,7 +83,7 @@ export function createOpsRoute(options: OpsRouteOptions): RouteHandler {
       valid = validate(operation, url.searchParams);
     } catch (err) {
       if (err instanceof InvalidParamsError) {
-        sendError(res, 400, err.code, err.message);
+        sendError(res, 400, 'INVALID_PARAMS', err.message);
         return true;
       }
       throw err;
@@ -111,31 +114,21 @@ export function validate(operation: OperationSpec, query: URLSearchParams): Vali
   const format = formatValue as Format;
   const table = query.get('table') ?? undefined;
   const isSummary = operation.result === 'summary';
-  if (table !== undefined) {
-    if (!isSummary) {
-      throw new InvalidParamsError(
-        'table',
-        table,
-        'no value: only summary operations have tables',
-        operation.name,
-      );
-    }
-    if (format === 'raw') {
-      throw new InvalidParamsError(
-        'table',
-        table,
-        'no value with format=raw (raw is the whole payload)',
-        operation.name,
-      );
-    }
-    if (!SUMMARY_TABLES.includes(table)) {
-      throw new InvalidParamsError('table', table, `one of ${SUMMARY_TABLES.join(', ')}`, operation.name);
-    }
-  } else if (isSummary && (format === 'csv' || format === 'arrow')) {
+  const expected = summaryTableExpected(operation, table);
+  if (expected !== undefined) throw new InvalidParamsError('table', table, expected, operation.name);
+  if (table !== undefined && format === 'raw') {
+    throw new InvalidParamsError(
+      'table',
+      table,
+      'no value with format=raw (raw is the whole payload)',
+      operation.name,
+    );
+  }
+  if (table === undefined && isSummary && (format === 'csv' || format === 'arrow')) {
     throw new InvalidParamsError(
       'table',
       undefined,
-      `one of ${SUMMARY_TABLES.join(', ')} (required with format=${format})`,
+      `one of ${SUMMARY_TABLE_NAMES.join(', ')} (required with format=${format})`,
       operation.name,
     );
   }
@@ -226,19 +219,26 @@ function sendUpstreamError(res: ServerResponse, err: unknown, logger: Logger, op
   }
   switch (err.code) {
     case 'INVALID_PARAMS':
-      sendError(res, 400, err.code, err.message);
+      sendError(res, 400, 'INVALID_PARAMS', err.message);
       return;
     case 'UNKNOWN_OPERATION':
-      sendError(res, 404, err.code, err.message);
+      sendError(res, 404, 'UNKNOWN_OPERATION', err.message);
       return;
     case 'UPSTREAM_TIMEOUT':
       logger.warn({ operation, code: err.code }, err.message);
-      sendError(res, 504, err.code, err.message);
+      sendError(res, 504, 'UPSTREAM_TIMEOUT', err.message);
       return;
-    default: {
+    case 'UPSTREAM_HTTP':
+    case 'UPSTREAM_NETWORK':
+    case 'UPSTREAM_PAYLOAD': {
       logger.warn({ operation, code: err.code }, err.message);
       const upstreamStatus = err instanceof UpstreamHttpError ? { upstreamStatus: err.status } : {};
       sendError(res, 502, err.code, err.message, upstreamStatus);
+      return;
     }
+    default:
+      // Not an upstream failure: a fault of this process, whatever its class says.
+      logger.error({ operation, err }, 'operation failed unexpectedly');
+      sendError(res, 500, 'INTERNAL', 'internal error');
   }
 }

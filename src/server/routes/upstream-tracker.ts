@@ -5,6 +5,11 @@ import type { OpsClient } from './ops.js';
  * Upstream reachability for `/healthz`: every call through the wrapped client records its
  * outcome, so health usually needs no request of its own; only when nothing has succeeded for a
  * while does it send one cheap probe (a GET of the upstream's root, any HTTP answer counts).
+ *
+ * Separately, the calls of the client wrapped with `{ health: true }` (the engine's polls) give
+ * `health()`: whether the live data is current, which `/v1/games/live` and the home page show.
+ * Only the polls count there: a caller's bad `/v1/ops` request (an upstream 404) says nothing
+ * about the live games.
  */
 export interface UpstreamCheck {
   url: string;
@@ -14,10 +19,26 @@ export interface UpstreamCheck {
   probe: { at: string; ok: boolean; status?: number; error?: string } | null;
 }
 
+/** What the polls say of the upstream, without a request of its own. */
+export interface UpstreamHealth {
+  /** True when the last poll got an answer, false when it failed, null before any poll ended. */
+  ok: boolean | null;
+  /** When `ok` took its current value (ISO time); null before any poll ended. */
+  since: string | null;
+  /** The latest failed poll (kept after a recovery); null when none failed. */
+  lastError: { at: string; code: string; message: string } | null;
+}
+
 export interface UpstreamTracker {
-  /** A client whose calls are recorded (only `call`: what the engine and the routes use). */
-  wrap<C extends OpsClient>(client: C): Pick<C, 'call'>;
+  /** The upstream's base URL. */
+  readonly url: string;
+  /**
+   * A client whose calls are recorded (only `call`: what the engine and the routes use). With
+   * `health: true` its calls also decide `health()`.
+   */
+  wrap<C extends OpsClient>(client: C, options?: { health?: boolean }): Pick<C, 'call'>;
   check(): Promise<UpstreamCheck>;
+  health(): UpstreamHealth;
 }
 
 export interface UpstreamTrackerOptions {
@@ -28,6 +49,8 @@ export interface UpstreamTrackerOptions {
   /** A probe result is reused this long, so a health check per second sends few requests. */
   probeCacheMs?: number;
   now?: () => number;
+  /** Called when `health().ok` changes, the first outcome included, with the error of a failure. */
+  onHealthChange?: (health: UpstreamHealth, error?: unknown) => void;
 }
 
 // The slowest scoreboard cadence is 5 minutes; twice that means the pollers have really stopped succeeding.
@@ -46,6 +69,26 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
   let lastError: UpstreamCheck['lastError'] = null;
   let lastProbe: { at: number; result: NonNullable<UpstreamCheck['probe']> } | undefined;
   let probing: Promise<NonNullable<UpstreamCheck['probe']>> | undefined;
+  let health: UpstreamHealth = { ok: null, since: null, lastError: null };
+
+  const iso = (): string => new Date(now()).toISOString();
+  const setHealth = (ok: boolean, error?: unknown): void => {
+    const changed = health.ok !== ok;
+    health = {
+      ok,
+      since: changed ? iso() : health.since,
+      lastError:
+        error instanceof CourtsideError
+          ? { at: iso(), code: error.code, message: error.message }
+          : health.lastError,
+    };
+    if (!changed) return;
+    try {
+      options.onHealthChange?.(health, error);
+    } catch {
+      // A listener's failure must not fail the poll that reported the change.
+    }
+  };
 
   const record = (err: unknown): void => {
     if (err instanceof UpstreamHttpError) {
@@ -75,14 +118,20 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
   }
 
   return {
-    wrap<C extends OpsClient>(client: C): Pick<C, 'call'> {
+    url: options.upstream,
+    wrap<C extends OpsClient>(client: C, wrapOptions: { health?: boolean } = {}): Pick<C, 'call'> {
       const call: OpsClient['call'] = async (operation, params, callOptions) => {
         try {
           const result = await client.call(operation, params, callOptions);
           lastSuccess = now();
+          if (wrapOptions.health) setHealth(true);
           return result;
         } catch (err) {
           record(err);
+          // A call abandoned on purpose (shutdown) says nothing about the upstream.
+          const upstreamFault = err instanceof CourtsideError && err.code.startsWith('UPSTREAM');
+          if (wrapOptions.health && upstreamFault && callOptions?.signal?.aborted !== true)
+            setHealth(false, err);
           throw err;
         }
       };
@@ -109,6 +158,9 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
         lastError,
         probe: probeResult,
       };
+    },
+    health() {
+      return { ...health };
     },
   };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../helpers/fixtures.js';
+import { createClient } from '../../../src/client/client.js';
+import type { UpstreamHealth } from '../../../src/server/routes/index.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
 import { fixedSnapshots, snapshot, startApi, type ApiHarness } from './helpers.js';
 
 const GAMES = [
@@ -25,6 +27,39 @@ describe.skipIf(!HAVE_FIXTURES)(`GET /v1/games ${HAVE_FIXTURES ? '' : NO_FIXTURE
     const body = (await res.json()) as { games: Array<{ league: string; gameId: string; score: unknown }> };
     expect(body.games.map((g) => `${g.league}/${g.gameId}`)).toEqual(['mens/401', 'womens/501']);
     expect(body.games[0]?.score).toEqual({ home: 10, away: 8 });
+  });
+
+  it("carries the polls' view of the upstream beside the games", async () => {
+    const upstreamOf = async () =>
+      ((await (await fetch(`${api.url}/v1/games/live`)).json()) as { upstream: UpstreamHealth }).upstream;
+    expect(await upstreamOf()).toEqual({ ok: null, since: null, lastError: null });
+
+    // A poll that cannot reach its upstream (nothing listens on port 1).
+    const offline = createClient({
+      upstream: 'http://127.0.0.1:1',
+      retries: 0,
+      timeoutMs: 2_000,
+      cache: false,
+    });
+    await expect(api.tracker.wrap(offline, { health: true }).call('mens_scoreboard')).rejects.toThrow();
+    const down = await upstreamOf();
+    expect(down.ok).toBe(false);
+    expect(down.since).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(down.lastError).toMatchObject({ code: 'UPSTREAM_NETWORK' });
+    expect(down.lastError?.message).toContain('127.0.0.1:1');
+
+    // An /v1/ops call that fails is the caller's business, not the polls': health stays as it was.
+    api.upstream.faults.failNext(1, { status: 404 });
+    expect((await fetch(`${api.url}/v1/ops/mens_news`)).status).toBe(502);
+    expect(await upstreamOf()).toEqual(down);
+
+    await api.tracker.wrap(api.client, { health: true }).call('mens_scoreboard', { dates: '20241201' });
+    const up = await upstreamOf();
+    expect(up.ok).toBe(true);
+    expect(Date.parse(up.since ?? '')).toBeGreaterThanOrEqual(Date.parse(down.since ?? ''));
+    // The last failure stays readable after the recovery.
+    expect(up.lastError).toEqual(down.lastError);
+    await offline.close();
   });
 
   it('answers one game by league and id, with an ETag', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamTracker } from '../../../src/server/routes/index.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../helpers/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
 import { startApi, type ApiHarness } from './helpers.js';
 
 interface Health {

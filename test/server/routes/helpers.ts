@@ -4,15 +4,22 @@ import { createClient, type CourtsideClient } from '../../../src/client/client.j
 import type { League } from '../../../src/core/leagues.js';
 import type { OperationSpec } from '../../../src/espn/operations.js';
 import { silentLogger } from '../../../src/core/log.js';
-import { createApiRoutes, createUpstreamTracker } from '../../../src/server/routes/index.js';
-import { createDaemonServer, type DaemonServer } from '../../../src/server/server.js';
+import type { RouteHandler } from '../../../src/server/http-types.js';
+import {
+  createApiRoutes,
+  createUpstreamTracker,
+  type UpstreamTracker,
+} from '../../../src/server/routes/index.js';
+import { createDaemonServer, type DaemonServer, type GatewayLimits } from '../../../src/server/server.js';
 import { startUpstream, type RunningUpstream } from '../../../src/simulator/index.js';
-import { FIXTURES_DIR } from '../../helpers/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES } from '../../support/fixtures.js';
+import { rosterAthleteId } from '../../simulator/helpers.js';
 
 /** Ids the recorded payloads (and the simulator's catalog) know. */
 export const EVENT_IDS: Readonly<Record<League, string>> = { mens: '401585607', womens: '401736158' };
 export const TEAM_IDS: Readonly<Record<League, string>> = { mens: '13', womens: '6' };
-export const ATHLETE_ID = '1966';
+// The simulator answers the athlete operations for its own rosters; a real id only where recorded.
+export const ATHLETE_ID = rosterAthleteId();
 
 /** Valid parameters for an operation: its required path parameters, plus the summary's event. */
 export function paramsFor(op: OperationSpec): Record<string, string> {
@@ -77,16 +84,31 @@ export function fixedSnapshots(games: GameSnapshot[]): SnapshotSource {
 export interface ApiHarness {
   upstream: RunningUpstream;
   client: CourtsideClient;
+  /** Records the routes' calls; `/v1/games/live` and `/` show its `health()`. */
+  tracker: UpstreamTracker;
   server: DaemonServer;
   url: string;
   close(): Promise<void>;
 }
 
-/** The simulator, a real client (no retries, short timeout, no cache), the server with the API routes. */
+/**
+ * The simulator, a real client (no retries, short timeout, no cache), the server with the API
+ * routes (then `routes`, tried after them, as the daemon adds the overlay).
+ */
 export async function startApi(
-  options: { tokens?: string[]; snapshots?: SnapshotSource; redisPing?: () => Promise<number> } = {},
+  options: {
+    tokens?: string[];
+    origins?: string[];
+    limits?: Partial<GatewayLimits>;
+    snapshots?: SnapshotSource;
+    redisPing?: () => Promise<number>;
+    routes?: RouteHandler[];
+  } = {},
 ): Promise<ApiHarness> {
-  const upstream = await startUpstream({ fixturesDir: FIXTURES_DIR, logger: silentLogger });
+  const upstream = await startUpstream({
+    ...(HAVE_FIXTURES ? { fixturesDir: FIXTURES_DIR } : {}),
+    logger: silentLogger,
+  });
   // No retries and a short timeout so fault tests answer quickly; no cache so every call is counted.
   const client = createClient({ upstream: upstream.url, retries: 0, timeoutMs: 1_500, cache: false });
   const tracker = createUpstreamTracker({ upstream: upstream.url });
@@ -98,22 +120,29 @@ export async function startApi(
     bus,
     snapshots: options.snapshots ?? fixedSnapshots([]),
     tokens: options.tokens ?? [],
-    routes: createApiRoutes({
-      client: tracked,
-      snapshots: options.snapshots ?? fixedSnapshots([]),
-      health: {
+    origins: options.origins ?? [],
+    ...(options.limits ? { limits: options.limits } : {}),
+    routes: [
+      ...createApiRoutes({
+        client: tracked,
+        snapshots: options.snapshots ?? fixedSnapshots([]),
+        health: {
+          upstream: tracker,
+          ...(options.redisPing ? { redisPing: options.redisPing } : {}),
+          pollers: () => [],
+        },
         upstream: tracker,
-        ...(options.redisPing ? { redisPing: options.redisPing } : {}),
-        pollers: () => [],
-      },
-      auth: (options.tokens ?? []).length > 0,
-    }),
+        auth: (options.tokens ?? []).length > 0,
+      }),
+      ...(options.routes ?? []),
+    ],
     logger: silentLogger,
   });
   await server.start();
   return {
     upstream,
     client,
+    tracker,
     server,
     url: server.url,
     async close() {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../src/espn/operations.js';
 import { buildOpenApi } from '../../../src/server/routes/index.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../helpers/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
 import { startApi, type ApiHarness } from './helpers.js';
 
 type Json = Record<string, unknown>;

@@ -1,9 +1,8 @@
 import { tableFromIPC, Type } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRequest, OPERATIONS } from '../../../src/espn/operations.js';
-import { SUMMARY_TABLES } from '../../../src/server/routes/index.js';
-import { columnsFor } from '../../../src/tables/index.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../helpers/fixtures.js';
+import { columnsFor, SUMMARY_TABLE_NAMES } from '../../../src/tables/index.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
 import { EVENT_IDS, paramsFor, query, startApi, type ApiHarness } from './helpers.js';
 
 const ALL = [...OPERATIONS.values()];
@@ -47,7 +46,7 @@ describe.skipIf(!HAVE_FIXTURES)(`GET /v1/ops/<operation> ${HAVE_FIXTURES ? '' : 
       expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
       const body: unknown = await res.json();
       if (op.result === 'summary') {
-        expect(Object.keys(body as object).sort()).toEqual([...SUMMARY_TABLES].sort());
+        expect(Object.keys(body as object).sort()).toEqual([...SUMMARY_TABLE_NAMES].sort());
         const plays = (body as Record<string, unknown[]>).plays ?? [];
         expect(plays.length).toBeGreaterThan(0);
         return;

@@ -1,5 +1,5 @@
-import type { GameEvent } from '../model/events.js';
-import { prepare, type PreparedEvent } from './delivery.js';
+import type { GameEvent } from '../../model/events.js';
+import { prepare, type PreparedEvent } from './frames.js';
 
 /**
  * The events replays read from the log lately, prepared once: clients replaying the same stretch

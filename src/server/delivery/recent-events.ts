@@ -1,5 +1,5 @@
-import { compareOffsets, type Offset } from '../bus/types.js';
-import type { PreparedEvent } from './delivery.js';
+import { compareOffsets, type Offset } from '../../bus/types.js';
+import type { PreparedEvent } from './frames.js';
 
 /**
  * The events the live feed dispatched lately, kept in their prepared form: a client resuming from

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { writeFrames } from '../../src/server/delivery.js';
+import { writeFrames } from '../../../src/server/delivery/sink.js';
 
 /** A stream that records each system-call-sized write it receives (`_write` or `_writev`). */
 function recorder(): { out: Writable; calls: Buffer[][] } {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { GameEvent } from '../../src/model/events.js';
-import { prepare, type PreparedEvent } from '../../src/server/delivery.js';
-import { RecentEvents } from '../../src/server/recent-events.js';
-import { game, makeEvent } from './gateway-harness.js';
+import type { GameEvent } from '../../../src/model/events.js';
+import { prepare, type PreparedEvent } from '../../../src/server/delivery/frames.js';
+import { RecentEvents } from '../../../src/server/delivery/recent-events.js';
+import { game, makeEvent } from '../gateway-harness.js';
 
 const G = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 

@@ -1,0 +1,172 @@
+import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
+import { PROJECT_URL, VERSION } from '../../core/version.js';
+import { sendError, type RouteHandler } from '../http-types.js';
+import { liveGames } from './games.js';
+import { isRead, sendBody } from './respond.js';
+import { OFFLINE_HINT, upstreamName } from './upstream-notice.js';
+import type { UpstreamHealth } from './upstream-tracker.js';
+
+/**
+ * `GET /`: a small HTML page for a person who just started the daemon: the upstream's state, the
+ * games in progress with links to their overlays, the endpoints and the docs. Rendered on the
+ * server with inline styles and no script, and a Content-Security-Policy that lets the page load
+ * nothing at all, so it never reaches outside the daemon.
+ */
+export interface HomeRouteOptions {
+  snapshots: SnapshotSource;
+  upstream?: { readonly url: string; health(): UpstreamHealth };
+}
+
+/** The documents under `docs/` a newcomer reads, most useful first (a test keeps it in step with the folder). */
+export const HOME_DOCS: ReadonlyArray<{ name: string; title: string }> = [
+  { name: 'http-api', title: 'HTTP API' },
+  { name: 'protocol', title: 'Streaming protocol (WebSocket, SSE)' },
+  { name: 'events', title: 'Events' },
+  { name: 'configuration', title: 'Configuration' },
+  { name: 'errors', title: 'Errors' },
+  { name: 'operations', title: 'Operations' },
+  { name: 'tables', title: 'Tables' },
+  { name: 'alerts', title: 'Alerts and webhooks' },
+  { name: 'architecture', title: 'Architecture' },
+  { name: 'reliability', title: 'Reliability' },
+  { name: 'benchmarks', title: 'Benchmarks' },
+  { name: 'decisions', title: 'Decisions' },
+];
+
+const ENDPOINTS: ReadonlyArray<{ path: string; what: string; link: boolean }> = [
+  { path: '/v1/games/live', what: 'the games in progress, as JSON', link: true },
+  { path: '/v1/stream/sse', what: 'every event as Server-Sent Events (curl -N)', link: true },
+  { path: '/v1/stream', what: 'the WebSocket stream (docs: protocol)', link: false },
+  { path: '/healthz', what: 'upstream, Redis and pollers', link: true },
+  { path: '/metrics', what: 'Prometheus metrics', link: true },
+  { path: '/openapi.json', what: 'the HTTP API, machine-readable', link: true },
+];
+
+const LEAGUE_LABEL = { mens: 'NBA', womens: 'WNBA' } as const;
+// The list changes as games start and end; a reload every 15 s follows it without any script.
+const REFRESH_SECONDS = 15;
+const HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  // The links may carry ?token=: never hand it to another site in a Referer.
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
+  return async (req, res, url) => {
+    if (url.pathname !== '/') return false;
+    if (!isRead(req)) {
+      sendError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method ?? '?'} is not allowed on /; use GET`, {
+        headers: { allow: 'GET, HEAD' },
+      });
+      return true;
+    }
+    const games = await liveGames(options.snapshots);
+    // A browser cannot send a header: a token that came in the query goes on with every link.
+    const token = url.searchParams.get('token');
+    const page = renderHome({
+      games,
+      upstream: options.upstream
+        ? { url: options.upstream.url, health: options.upstream.health() }
+        : undefined,
+      link: (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path),
+    });
+    // The page may hold a token in its links: no cache keeps it.
+    sendBody(req, res, page, {
+      contentType: 'text/html; charset=utf-8',
+      cacheControl: 'no-store',
+      headers: HEADERS,
+    });
+    return true;
+  };
+}
+
+function renderHome(view: {
+  games: readonly GameSnapshot[];
+  upstream: { url: string; health: UpstreamHealth } | undefined;
+  link: (path: string) => string;
+}): string {
+  const { link } = view;
+  const games =
+    view.games.length === 0
+      ? `<p class="muted">No game in progress${view.upstream?.health.ok === false ? ' that this daemon can see' : ''}.</p>`
+      : `<table><thead><tr><th>League</th><th>Away</th><th></th><th>Home</th><th>Status</th><th></th></tr></thead><tbody>${view.games
+          .map((g) => gameRow(g, link))
+          .join('')}</tbody></table>`;
+  const endpoints = ENDPOINTS.map(
+    (e) =>
+      `<li>${e.link ? `<a href="${esc(link(e.path))}"><code>${esc(e.path)}</code></a>` : `<code>${esc(e.path)}</code>`} — ${esc(e.what)}</li>`,
+  ).join('');
+  const docs = HOME_DOCS.map(
+    (d) => `<li><a href="${esc(`${PROJECT_URL}/blob/main/docs/${d.name}.md`)}">${esc(d.title)}</a></li>`,
+  ).join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${REFRESH_SECONDS}">
+<title>courtside</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>courtside <small>${esc(VERSION)}</small></h1>
+${upstreamBanner(view.upstream)}
+<h2>Live games</h2>
+${games}
+<h2>Endpoints</h2>
+<ul>${endpoints}</ul>
+<h2>Docs</h2>
+<ul class="docs">${docs}</ul>
+<p class="muted">In the <a href="${esc(`${PROJECT_URL}/tree/main/docs`)}">docs folder</a> of the repository, and in <code>docs/</code> of a checkout.</p>
+</main>
+</body>
+</html>
+`;
+}
+
+function gameRow(g: GameSnapshot, link: (path: string) => string): string {
+  const status = g.status.detail ?? g.status.description ?? '';
+  const team = (t: GameSnapshot['teams']['home']) =>
+    `<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
+  const path = `${g.league}/${encodeURIComponent(g.gameId)}`;
+  return `<tr><td>${LEAGUE_LABEL[g.league]}</td><td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
+}
+
+function upstreamBanner(upstream: { url: string; health: UpstreamHealth } | undefined): string {
+  if (!upstream) return '';
+  const { url, health } = upstream;
+  const who = `${upstreamName(url)} (<code>${esc(url)}</code>)`;
+  if (health.ok === null) return `<p class="banner wait">Waiting for the first poll of ${who}…</p>`;
+  if (health.ok)
+    return `<p class="banner ok">Polling ${who}: answering since ${esc(health.since ?? '')}.</p>`;
+  const error = health.lastError;
+  return `<p class="banner down"><strong>Cannot get live data from ${who}</strong> since ${esc(health.since ?? '')}${
+    error ? `: <code>${esc(error.code)}</code> ${esc(error.message)}` : ''
+  }.<br>The pollers keep trying; ${esc(OFFLINE_HINT).replace(/`([^`]+)`/g, '<code>$1</code>')}.</p>`;
+}
+
+function esc(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+}
+
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1b1e24;--bg:#f6f7f9;--muted:#667085;--line:#d9dde3;--ok:#1a7f37;--down:#b42318;--wait:#9a6700}
+@media (prefers-color-scheme:dark){:root{--fg:#e8eaf0;--bg:#15171c;--muted:#98a2b3;--line:#2c313a}}
+body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,'Segoe UI',Roboto,Helvetica,Arial,sans-serif}
+main{max-width:52rem;margin:0 auto;padding:1.5rem}
+h1{margin:0 0 1rem;font-size:1.6rem}h1 small{color:var(--muted);font-size:.9rem;font-weight:400}
+h2{margin:1.6rem 0 .5rem;font-size:1.1rem}
+a{color:inherit}code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.muted{color:var(--muted)}
+.banner{padding:.6rem .8rem;border-left:4px solid;border-radius:4px;background:color-mix(in srgb,currentColor 6%,transparent)}
+.banner.ok{border-color:var(--ok)}.banner.down{border-color:var(--down)}.banner.wait{border-color:var(--wait)}.banner code{white-space:nowrap}
+table{border-collapse:collapse;width:100%}th,td{padding:.35rem .5rem;border-bottom:1px solid var(--line);text-align:left}
+th{color:var(--muted);font-weight:500;font-size:.85rem}td.score{font-variant-numeric:tabular-nums;font-weight:600;white-space:nowrap}
+ul{padding-left:1.2rem}ul.docs{columns:2}
+`;
