@@ -18,15 +18,17 @@ import {
 import { upstreamCacheHits, upstreamRequests } from '../../src/core/metrics.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { DEFAULT_USER_AGENT } from '../../src/core/version.js';
+import { rosterAthleteId } from '../simulator/helpers.js';
 import {
   FIXTURES_DIR,
   HAVE_FIXTURES,
   NO_FIXTURES_REASON,
   listFixtures,
   loadFixture,
-} from '../helpers/fixtures.js';
+} from '../support/fixtures.js';
 
 let upstream: RunningUpstream;
+const TEAM_IDS = { mens: '13', womens: '6' } as const;
 const clients: CourtsideClient[] = [];
 
 /** A client on the simulator with test-sized timings; closed after the file. */
@@ -113,11 +115,21 @@ describe('the raw form of every operation', () => {
     const c = client({ cache: false });
     for (const name of OPERATION_NAMES) {
       const op = OPERATIONS.get(name) as OperationSpec;
-      const params = Object.fromEntries(op.pathParams.map((p) => [p, p === 'team_id' ? '13' : '1966']));
+      // A team of the league and an athlete of the simulator's own rosters: other ids are refused.
+      const params = Object.fromEntries(
+        op.pathParams.map((p) => [p, p === 'team_id' ? TEAM_IDS[op.league] : rosterAthleteId()]),
+      );
       upstream.requests.clear();
-      const raw = await c[name](params, { returnParsed: false });
-      expect(raw, name).toBeTypeOf('object');
-      expect(raw).not.toBeNull();
+      if (op.suffix === 'summary') {
+        // Without an event id the summary names no game: answered as an unknown event, as ESPN does.
+        const error = await rejection(c[name](params, { returnParsed: false }));
+        expect(error, name).toBeInstanceOf(UpstreamHttpError);
+        expect((error as UpstreamHttpError).status).toBe(404);
+      } else {
+        const raw = await c[name](params, { returnParsed: false });
+        expect(raw, name).toBeTypeOf('object');
+        expect(raw).not.toBeNull();
+      }
       expect(upstream.requests.count(), name).toBe(1);
       const request = upstream.requests.entries[0];
       expect(request?.path).toBe(
