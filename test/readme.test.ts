@@ -12,13 +12,13 @@ import { LEAGUES } from '../src/core/leagues.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './support/fixtures.js';
 import { getTestRedis } from './support/redis.js';
 import { startNodeFlags } from './support/start-flags.js';
+import { waitFor } from './support/wait-for.js';
 import {
   MENS_FINAL,
   ROOT,
   runCli,
   runProcess,
   startStack,
-  waitFor,
   type CliRun,
   type Stack,
 } from './cli/harness.js';

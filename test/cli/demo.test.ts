@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
 import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
-import { MENS_FINAL, runCli, waitFor, type CliRun } from './harness.js';
+import { waitFor } from '../support/wait-for.js';
+import { MENS_FINAL, runCli, type CliRun } from './harness.js';
 
 /**
  * `courtside demo` as a child process: no network, no Redis. It prints the overlay URLs and a

@@ -6,6 +6,7 @@ import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
 import { finishedSummaries } from '../support/fixtures.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * What the CLI, overlay and README tests share: a real simulator + daemon (memory bus, overlay
@@ -122,15 +123,4 @@ export function runProcess(
 }
 
 /** Polls `check` every 100 ms; fails naming `what` after `timeoutMs`. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string | (() => string),
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
-}
+

@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { getTestRedis } from '../support/redis.js';
+import { waitFor } from '../support/wait-for.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Resolved once per file; the Redis test is skipped, with the reason printed, when none answers.
@@ -54,19 +55,6 @@ function serve(args: string[], nodeOptions?: string): Serve {
     child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
   return { child, url, stderr: () => err, exited };
-}
-
-async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('courtside serve', () => {

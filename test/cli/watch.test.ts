@@ -7,10 +7,10 @@ import {
   runProcess,
   startDaemon,
   startStack,
-  waitFor,
   type CliRun,
   type Stack,
 } from './harness.js';
+import { waitFor } from '../support/wait-for.js';
 
 const SCRIPT = '/usr/bin/script';
 

@@ -9,6 +9,7 @@ import { startUpstream, type RunningUpstream } from '../../src/simulator/index.j
 import { bullPrefix, createRedisConnection, EVENTS_QUEUE, toJobId } from '../../workers/queues.js';
 import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { getTestRedis, type TestRedis } from '../support/redis.js';
+import { waitFor } from '../support/wait-for.js';
 
 // A recorded NBA game spans about 2.5 h of wall clock; at 1000x it plays out in about 9 s.
 const SPEED = 1_000;
@@ -55,14 +56,6 @@ function watchUntilEnd(url: string): {
     });
   });
   return { ws, events, first, ended, closed };
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function configFor(upstream: string, extra: ConfigFlags = {}) {

@@ -12,7 +12,8 @@ import {
   type RunningUpstream,
   type SimulatedGame,
 } from '../../src/simulator/index.js';
-import { ROOT, startDaemon, waitFor } from '../cli/harness.js';
+import { ROOT, startDaemon } from '../cli/harness.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * The overlay's edge states in a real headless Chromium (Debian's, never a downloaded one) against

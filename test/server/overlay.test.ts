@@ -7,7 +7,8 @@ import type { Daemon } from '../../src/daemon/daemon.js';
 import { scorebugColors } from '../../src/server/overlay/colors.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/simulator/index.js';
-import { MENS_FINAL, ROOT, startDaemon, waitFor } from '../cli/harness.js';
+import { MENS_FINAL, ROOT, startDaemon } from '../cli/harness.js';
+import { waitFor } from '../support/wait-for.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 
 /**

@@ -5,6 +5,7 @@ import { createEngine, type Engine } from '../../streams/engine.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { getTestRedis, type TestRedis } from '../support/redis.js';
 import { Script } from './helpers.js';
+import { waitFor } from '../support/wait-for.js';
 
 // Real time and real Redis (leases expire on Redis's clock), with short intervals.
 const SUMMARY_MS = 100;
@@ -39,18 +40,13 @@ describe.skipIf(!redis)('engine on the Redis bus (two instances)', () => {
     engine.events$.subscribe((e) => events.push(e));
     return { engine, events };
   };
-  const until = async (check: () => boolean, ms = 10_000) => {
-    const t0 = Date.now();
-    while (!check() && Date.now() - t0 < ms) await new Promise((res) => setTimeout(res, 20));
-    return check();
-  };
 
   it('polls each game from one instance; the other takes over when it dies, continuing seq without duplicates', async () => {
     const script = new Script({ now: () => Date.now() });
     const g = script.add({ id: 'r1', plays: 2, home: 2 });
     const a = instance('a', script, true);
     a.engine.start();
-    expect(await until(() => a.events.some((e) => e.type === 'score.changed'))).toBe(true);
+    await waitFor(() => a.events.some((e) => e.type === 'score.changed'), 10_000, 'a score change from A');
     const scriptB = new Script({ now: () => Date.now() });
     scriptB.games = script.games;
     const b = instance('b', scriptB);
@@ -63,7 +59,7 @@ describe.skipIf(!redis)('engine on the Redis bus (two instances)', () => {
     const diedAt = Date.now();
     g.plays = 4;
     g.home = 5;
-    expect(await until(() => b.events.some((e) => e.type === 'score.changed'))).toBe(true);
+    await waitFor(() => b.events.some((e) => e.type === 'score.changed'), 10_000, 'a score change from B');
     // Within two lease periods (plus scheduling slack on a loaded machine).
     expect((scriptB.summaryCalls('r1')[0] ?? Infinity) - diedAt).toBeLessThan(2 * 3 * SUMMARY_MS + 1_000);
     const all = [...a.events, ...b.events];

@@ -11,6 +11,7 @@ import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
 import { orderViolations } from './replay-helpers.js';
+import { waitFor } from '../support/wait-for.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -78,7 +79,7 @@ async function play(options: {
       const s = engine.status().find((p) => p.gameId === g.id);
       return s?.state === 'stopped' && events.some((e) => e.gameId === g.id && e.type === 'game.ended');
     });
-  while (!done() && Date.now() - t0 < WAIT_MS) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(done, WAIT_MS, 'every game to end and its poller to stop');
   return { sim, engine, events, ms: Date.now() - t0 };
 }
 

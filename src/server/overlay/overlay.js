@@ -235,8 +235,8 @@ async function loadSnapshot() {
 let historyRequested = false;
 
 /**
- * Seeds the chart with the game's whole win-probability series (best effort). Only for a game the
- * daemon knows: upstream may answer for any id, and that series would belong to no game shown.
+ * Seeds the chart with the game's win-probability series (best effort). Only for a game the daemon
+ * knows: upstream may answer for any id, and that series would belong to no game shown.
  */
 async function loadWinprobHistory() {
   if (historyRequested) return;
@@ -245,7 +245,14 @@ async function loadWinprobHistory() {
   try {
     const res = await fetch(withToken(`/v1/ops/${league}_summary`, params));
     if (!res.ok) return;
-    const rows = await res.json();
+    let rows = await res.json();
+    if (delay > 0) {
+      // The series runs to the live moment: behind a spoiler delay, keep it only up to the newest
+      // play this page shows, or not at all when that play is not in it.
+      const last = state.plays.at(-1)?.id;
+      const end = last == null ? -1 : rows.findIndex((row) => row.play_id === last);
+      rows = end < 0 ? [] : rows.slice(0, end + 1);
+    }
     const merged = new Map();
     for (const row of rows) {
       if (row.play_id != null && row.home_win_percentage != null)
