@@ -1,4 +1,5 @@
 import type { League } from '../core/leagues.js';
+import type { AthleteObject } from './espn-shapes.js';
 import { LEAGUE_UID, type CatalogTeam } from './team-catalog.js';
 import { createRandom, hashString, pick } from './random.js';
 
@@ -13,64 +14,17 @@ export interface SimAthlete {
   readonly position: { readonly name: string; readonly abbreviation: string };
 }
 
-const FIRST = [
-  'Jalen',
-  'Marcus',
-  'Tyler',
-  'Andre',
-  'Chris',
-  'Devin',
-  'Jordan',
-  'Malik',
-  'Cam',
-  'Isaiah',
-  'Evan',
-  'Kobe',
-  'Trey',
-  'Miles',
-  'Dante',
-  'Aaron',
-];
-const FIRST_W = [
-  'Aja',
-  'Kelsey',
-  'Brianna',
-  'Jordin',
-  'Alyssa',
-  'Natasha',
-  'Sabrina',
-  'Jackie',
-  'Dearica',
-  'Tina',
-  'Satou',
-  'Rhyne',
-  'Kahleah',
-  'Ariel',
-  'Nneka',
-  'Layshia',
-];
-const LAST = [
-  'Walker',
-  'Johnson',
-  'Brooks',
-  'Carter',
-  'Hayes',
-  'Mitchell',
-  'Green',
-  'Turner',
-  'Reed',
-  'Bennett',
-  'Coleman',
-  'Price',
-  'Foster',
-  'Sanders',
-  'Howard',
-  'Bryant',
-  'Ellis',
-  'Jenkins',
-  'Perry',
-  'Wallace',
-];
+// Each list is written as text and split on spaces: every name is a single word.
+const words = (text: string): readonly string[] => text.trim().split(/\s+/);
+const FIRST = words(`
+  Jalen Marcus Tyler Andre Chris Devin Jordan Malik
+  Cam Isaiah Evan Kobe Trey Miles Dante Aaron`);
+const FIRST_W = words(`
+  Aja Kelsey Brianna Jordin Alyssa Natasha Sabrina Jackie
+  Dearica Tina Satou Rhyne Kahleah Ariel Nneka Layshia`);
+const LAST = words(`
+  Walker Johnson Brooks Carter Hayes Mitchell Green Turner Reed Bennett
+  Coleman Price Foster Sanders Howard Bryant Ellis Jenkins Perry Wallace`);
 const POSITIONS = [
   { name: 'Guard', abbreviation: 'G' },
   { name: 'Guard', abbreviation: 'G' },
@@ -78,7 +32,7 @@ const POSITIONS = [
   { name: 'Forward', abbreviation: 'F' },
   { name: 'Center', abbreviation: 'C' },
 ] as const;
-// Why 13: an NBA active list (13) and a WNBA roster (12) plus one; the first five start.
+// Thirteen covers an NBA active list (13) and a WNBA roster (12, plus one); the first five start.
 const ROSTER_SIZE = 13;
 
 const cache = new Map<string, readonly SimAthlete[]>();
@@ -111,7 +65,7 @@ export function rosterFor(league: League, team: CatalogTeam): readonly SimAthlet
 }
 
 /** The athlete object as box scores and leaders carry it. */
-export function athleteObject(league: League, athlete: SimAthlete): Record<string, unknown> {
+export function athleteObject(league: League, athlete: SimAthlete): AthleteObject {
   return {
     id: athlete.id,
     uid: `${LEAGUE_UID[league]}~a:${athlete.id}`,

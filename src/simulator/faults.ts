@@ -38,7 +38,7 @@ export type FaultDecision =
   { kind: 'error'; status: number; retryAfter?: number } | { kind: 'hang' } | { kind: 'malformed' };
 
 const KEYS = ['error', 'timeout', 'malformed', 'correct', 'remove', 'latency'] as const;
-// Why: the 5xx statuses ESPN's edge answers with when it sheds load.
+// These are the 5xx statuses ESPN's edge answers with when it sheds load.
 const ERROR_STATUSES = [500, 502, 503, 504] as const;
 
 export function parseFaultSpec(input: string | FaultSpec | undefined): FaultSpec {
@@ -120,7 +120,7 @@ export class Faults implements FaultController {
     const { error = 0, timeout = 0, malformed = 0 } = this.current;
     if (error > 0 && this.random() < error) {
       const status = ERROR_STATUSES[Math.floor(this.random() * ERROR_STATUSES.length)] ?? 503;
-      // Why 1 s: long enough to be honoured visibly, short enough for tests and demos.
+      // A one-second Retry-After is long enough to be seen honoured and short enough for tests and demos.
       return status === 503 && this.random() < 0.5
         ? { kind: 'error', status, retryAfter: 1 }
         : { kind: 'error', status };

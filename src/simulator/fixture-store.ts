@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LEAGUES, type League } from '../core/leagues.js';
 
@@ -69,6 +69,22 @@ export class FixtureStore {
     }
     return text;
   }
+}
+
+/** The layout a folder of recordings must have, as error messages state it. */
+export const FIXTURES_LAYOUT = 'a folder of recorded payloads laid out <league>/<suffix>[__qualifier].json';
+
+/**
+ * Why `dir` cannot be served as recordings, or undefined when it can. A folder that is missing,
+ * mistyped or empty would otherwise start a simulator that silently serves none of them.
+ */
+export function fixturesProblem(dir: string): string | undefined {
+  if (!existsSync(dir)) return `"${dir}" does not exist; expected ${FIXTURES_LAYOUT}`;
+  if (!statSync(dir).isDirectory()) return `"${dir}" is not a folder; expected ${FIXTURES_LAYOUT}`;
+  if (new FixtureStore(dir).size === 0) {
+    return `"${dir}" holds no recordings; expected ${FIXTURES_LAYOUT}, league mens or womens`;
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,25 @@
 /** ESPN's status objects and clock formats, shared by the replayed summary and the scoreboard. */
 export type GameState = 'pre' | 'in' | 'post';
 
+/** `status.type` as ESPN sends it; the schedule's entries carry no detail lines. */
+export interface StatusType {
+  readonly id: string;
+  readonly name: string;
+  readonly state: GameState;
+  readonly completed: boolean;
+  readonly description: string;
+  readonly detail?: string;
+  readonly shortDetail?: string;
+}
+
+/** `status` of a game on the scoreboard and in the summary header. */
+export interface GameStatus {
+  readonly clock: number;
+  readonly displayClock: string;
+  readonly period: number;
+  readonly type: StatusType;
+}
+
 export interface GameStatusInput {
   readonly state: GameState;
   readonly period: number;
@@ -40,23 +59,26 @@ export function formatClock(seconds: number): string {
   return (Math.max(0, Math.round(seconds * 10)) / 10).toFixed(1);
 }
 
-export function statusObject(input: GameStatusInput, detailWhenPre = 'Scheduled'): Record<string, unknown> {
+/** A `status.type`; without a detail line it has the short form of a team schedule's entries. */
+export function statusType(
+  id: string,
+  name: string,
+  state: GameState,
+  description: string,
+  detail?: string,
+  shortDetail = detail,
+): StatusType {
+  const type = { id, name, state, completed: state === 'post', description };
+  return detail === undefined ? type : { ...type, detail, shortDetail };
+}
+
+export const scheduledType = (detail?: string): StatusType =>
+  statusType('1', 'STATUS_SCHEDULED', 'pre', 'Scheduled', detail);
+
+export function statusObject(input: GameStatusInput, detailWhenPre = 'Scheduled'): GameStatus {
   const { state, period, displayClock, endOfPeriod, regulationPeriods } = input;
   if (state === 'pre') {
-    return {
-      clock: 0,
-      displayClock: '0.0',
-      period: 0,
-      type: {
-        id: '1',
-        name: 'STATUS_SCHEDULED',
-        state: 'pre',
-        completed: false,
-        description: 'Scheduled',
-        detail: detailWhenPre,
-        shortDetail: detailWhenPre,
-      },
-    };
+    return { clock: 0, displayClock: '0.0', period: 0, type: scheduledType(detailWhenPre) };
   }
   if (state === 'post') {
     const detail = period > regulationPeriods ? `Final/${periodLabel(period, regulationPeriods)}` : 'Final';
@@ -64,50 +86,31 @@ export function statusObject(input: GameStatusInput, detailWhenPre = 'Scheduled'
       clock: 0,
       displayClock: '0.0',
       period,
-      type: {
-        id: '3',
-        name: 'STATUS_FINAL',
-        state: 'post',
-        completed: true,
-        description: 'Final',
-        detail,
-        shortDetail: detail,
-      },
+      type: statusType('3', 'STATUS_FINAL', 'post', 'Final', detail),
     };
   }
   const clock = clockSeconds(displayClock);
-  let type: Record<string, unknown>;
+  let type: StatusType;
   if (endOfPeriod && period === regulationPeriods / 2) {
-    type = {
-      id: '23',
-      name: 'STATUS_HALFTIME',
-      state: 'in',
-      completed: false,
-      description: 'Halftime',
-      detail: 'Halftime',
-      shortDetail: 'Halftime',
-    };
+    type = statusType('23', 'STATUS_HALFTIME', 'in', 'Halftime', 'Halftime');
   } else if (endOfPeriod) {
-    const detail = `End of ${periodLabel(period, regulationPeriods)}`;
-    type = {
-      id: '22',
-      name: 'STATUS_END_PERIOD',
-      state: 'in',
-      completed: false,
-      description: 'End of Period',
-      detail,
-      shortDetail: `End of ${periodShort(period, regulationPeriods)}`,
-    };
+    type = statusType(
+      '22',
+      'STATUS_END_PERIOD',
+      'in',
+      'End of Period',
+      `End of ${periodLabel(period, regulationPeriods)}`,
+      `End of ${periodShort(period, regulationPeriods)}`,
+    );
   } else {
-    type = {
-      id: '2',
-      name: 'STATUS_IN_PROGRESS',
-      state: 'in',
-      completed: false,
-      description: 'In Progress',
-      detail: `${displayClock} - ${periodLabel(period, regulationPeriods)}`,
-      shortDetail: `${displayClock} - ${periodShort(period, regulationPeriods)}`,
-    };
+    type = statusType(
+      '2',
+      'STATUS_IN_PROGRESS',
+      'in',
+      'In Progress',
+      `${displayClock} - ${periodLabel(period, regulationPeriods)}`,
+      `${displayClock} - ${periodShort(period, regulationPeriods)}`,
+    );
   }
   return { clock, displayClock, period, type };
 }

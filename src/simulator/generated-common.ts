@@ -4,9 +4,10 @@ import { LEAGUE_ID, LEAGUE_NAME, LEAGUE_UID } from './team-catalog.js';
 
 /** Pieces shared by the generated payloads: the season they describe, the league object, news. */
 
-// Why: the seasons the catalog and the generated calendar describe; any fixed year would do.
+// The season the catalog and the generated calendar describe. Any fixed year would do: a fixed one
+// keeps generated payloads the same from one day to the next.
 export const SEASON_YEAR: Readonly<Record<League, number>> = { mens: 2025, womens: 2025 };
-// Why 10: ESPN's default page for news when no limit is given.
+// ESPN answers ten articles when a news request gives no limit.
 const DEFAULT_NEWS_LIMIT = 10;
 
 export const season = (league: League) => ({
@@ -20,13 +21,20 @@ export const seasonLabel = (league: League) =>
     ? `${SEASON_YEAR.mens - 1}-${String(SEASON_YEAR.mens).slice(2)}`
     : String(SEASON_YEAR.womens);
 
-export function leagueObject(league: League): Record<string, unknown> {
+/** The league as ESPN names it in summary headers, league lists and scoreboards. */
+export function leagueIdentity(league: League) {
   return {
     id: LEAGUE_ID[league],
     uid: LEAGUE_UID[league],
     name: LEAGUE_NAME[league],
     abbreviation: LEAGUE_SEGMENT[league].toUpperCase(),
     slug: LEAGUE_SEGMENT[league],
+  };
+}
+
+export function leagueObject(league: League): Record<string, unknown> {
+  return {
+    ...leagueIdentity(league),
     season: {
       year: SEASON_YEAR[league],
       displayName: seasonLabel(league),

@@ -11,6 +11,7 @@ import {
   roster,
   schedule,
   teamEntity,
+  type RosterSpot,
 } from './generated-team-payloads.js';
 import {
   LEAGUE_ID,
@@ -18,23 +19,24 @@ import {
   LEAGUE_UID,
   TEAMS,
   displayName,
-  teamFor,
   teamObject,
   type CatalogTeam,
 } from './team-catalog.js';
-import { generateFinishedSummary } from './synthetic-game.js';
+
+type Params = Readonly<Record<string, string>>;
 
 /**
- * Payloads of ESPN's shapes for operations (or ids) with no recording, built from the
- * simulator's own catalog so every one of the 44 operations answers something well-formed.
+ * Payloads of ESPN's shapes for requests no recording answers, built from the simulator's own
+ * catalog of teams and generated rosters, so every one of the 44 operations has something
+ * well-formed to answer for the ids the simulator knows. Game summaries are not generated here: a
+ * game exists only as a served game or a recording.
  */
-export type Generator = (league: League, params: Readonly<Record<string, string>>) => unknown;
 
 function teamEntry(league: League, team: CatalogTeam): Record<string, unknown> {
   return { team: { ...teamObject(league, team), nickname: team.name, isAllStar: false } };
 }
 
-function teamsSite(league: League, params: Readonly<Record<string, string>>): unknown {
+function teamsSite(league: League, params: Params): unknown {
   const limit = params.limit ? Number(params.limit) : Infinity;
   return {
     sports: [
@@ -231,7 +233,7 @@ function statistics(league: League): unknown {
   };
 }
 
-function scoreboard(league: League, params: Readonly<Record<string, string>>): unknown {
+function scoreboard(league: League, params: Params): unknown {
   const date = params.dates?.slice(0, 8);
   return {
     leagues: [leagueObject(league)],
@@ -245,12 +247,15 @@ function scoreboard(league: League, params: Readonly<Record<string, string>>): u
   };
 }
 
-const teamParam = (params: Readonly<Record<string, string>>) => params.team_id ?? '1';
-const athleteParam = (params: Readonly<Record<string, string>>) => params.athlete_id ?? '1';
+/** Builds an operation's payload from the league's catalog alone. */
+export type LeagueGenerator = (league: League, params: Params) => unknown;
+/** Builds a per-team operation's payload for a team of the catalog. */
+export type TeamGenerator = (league: League, team: CatalogTeam, params: Params) => unknown;
+/** Builds a per-athlete operation's payload for an athlete of the generated rosters. */
+export type AthleteGenerator = (league: League, spot: RosterSpot, params: Params) => unknown;
 
-export const GENERATORS: Readonly<Record<string, Generator>> = {
+export const LEAGUE_GENERATORS: Readonly<Record<string, LeagueGenerator>> = {
   scoreboard,
-  summary: (league, params) => generateFinishedSummary(league, params.event_id ?? '900000001'),
   calendar,
   news: (league, params) => news(league, params, LEAGUE_SEGMENT[league].toUpperCase()),
   injuries: (league) => injuries(league, TEAMS[league]),
@@ -259,28 +264,25 @@ export const GENERATORS: Readonly<Record<string, Generator>> = {
   statistics_league: statistics,
   draft,
   teams_site: teamsSite,
-  team: (league, params) => teamEntity(league, teamParam(params)),
-  team_roster: (league, params) => roster(league, teamParam(params)),
-  team_schedule: (league, params) => schedule(league, teamParam(params)),
-  team_record: () => record(),
-  team_depthcharts: (league, params) => depthcharts(league, teamParam(params)),
-  team_injuries: (league, params) => injuries(league, [teamFor(league, teamParam(params))]),
-  team_transactions: (league, params) => transactions(league, [teamFor(league, teamParam(params))]),
-  team_history: (league, params) => history(league, teamParam(params)),
-  team_news: (league, params) => news(league, params, displayName(teamFor(league, teamParam(params)))),
-  team_leaders: (league, params) => leaders(league, teamParam(params)),
-  player_info: (league, params) => ({ athlete: athlete(league, athleteParam(params)) }),
-  player_bio: (league, params) => bio(league, athleteParam(params)),
-  player_news: (league, params) =>
-    news(league, params, String(athlete(league, athleteParam(params)).displayName ?? 'Player')),
   standings,
 };
 
-export function generatePayload(
-  suffix: string,
-  league: League,
-  params: Readonly<Record<string, string>>,
-): unknown {
-  const generator = GENERATORS[suffix];
-  return generator ? generator(league, params) : {};
-}
+export const TEAM_GENERATORS: Readonly<Record<string, TeamGenerator>> = {
+  team: teamEntity,
+  team_roster: roster,
+  team_schedule: schedule,
+  team_record: () => record(),
+  team_depthcharts: depthcharts,
+  team_injuries: (league, team) => injuries(league, [team]),
+  team_transactions: (league, team) => transactions(league, [team]),
+  team_history: history,
+  team_news: (league, team, params) => news(league, params, displayName(team)),
+  team_leaders: leaders,
+};
+
+export const ATHLETE_GENERATORS: Readonly<Record<string, AthleteGenerator>> = {
+  player_info: (league, spot) => ({ athlete: athlete(league, spot) }),
+  player_bio: bio,
+  player_news: (league, spot, params) =>
+    news(league, params, rosterFor(league, spot.team)[spot.index]?.displayName ?? 'Player'),
+};

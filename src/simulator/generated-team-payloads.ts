@@ -1,10 +1,17 @@
 import type { League } from '../core/leagues.js';
 import { athleteObject, rosterFor } from './athletes.js';
 import { SEASON_YEAR, season, seasonLabel } from './generated-common.js';
-import { hashString } from './random.js';
-import { TEAMS, displayName, teamFor, teamObject, type CatalogTeam } from './team-catalog.js';
+import { scheduledType } from './game-status.js';
+import { syntheticScheduleId } from './synthetic-ids.js';
+import { TEAMS, displayName, teamObject, type CatalogTeam } from './team-catalog.js';
 
-/** Generated payloads of the per-team and per-athlete operations, for any team or athlete id. */
+/** Generated payloads of the per-team and per-athlete operations, for the catalog's teams and athletes. */
+
+/** An athlete of the simulator's rosters: the team and the place on its roster. */
+export interface RosterSpot {
+  readonly team: CatalogTeam;
+  readonly index: number;
+}
 
 function athleteEntity(league: League, team: CatalogTeam, i: number): Record<string, unknown> {
   const athlete = rosterFor(league, team)[i];
@@ -25,56 +32,48 @@ function athleteEntity(league: League, team: CatalogTeam, i: number): Record<str
   };
 }
 
-function findAthlete(league: League, athleteId: string): { team: CatalogTeam; index: number } {
+/** The athlete with this id on one of the league's generated rosters. */
+export function findAthlete(league: League, athleteId: string): RosterSpot | undefined {
   for (const team of TEAMS[league]) {
     const index = rosterFor(league, team).findIndex((a) => a.id === athleteId);
     if (index >= 0) return { team, index };
   }
-  const team = TEAMS[league][hashString(athleteId) % TEAMS[league].length] ?? teamFor(league, '1');
-  return { team, index: hashString(athleteId) % rosterFor(league, team).length };
+  return undefined;
 }
 
-export function athlete(league: League, athleteId: string): Record<string, unknown> {
-  const { team, index } = findAthlete(league, athleteId);
-  return { ...athleteEntity(league, team, index), id: athleteId, team: teamObject(league, team) };
+export function athlete(league: League, { team, index }: RosterSpot): Record<string, unknown> {
+  return { ...athleteEntity(league, team, index), team: teamObject(league, team) };
+}
+
+/** A line of the team record: a split (overall, home, road) with its wins and losses. */
+function recordItem(
+  description: string,
+  type: string,
+  wins: number,
+  losses: number,
+): Record<string, unknown> {
+  return {
+    description,
+    type,
+    summary: `${wins}-${losses}`,
+    stats: [
+      { name: 'wins', value: wins },
+      { name: 'losses', value: losses },
+    ],
+  };
 }
 
 export function record(): Record<string, unknown> {
   return {
     items: [
-      {
-        description: 'Overall Record',
-        type: 'total',
-        summary: '41-41',
-        stats: [
-          { name: 'wins', value: 41 },
-          { name: 'losses', value: 41 },
-        ],
-      },
-      {
-        description: 'Home Record',
-        type: 'home',
-        summary: '22-19',
-        stats: [
-          { name: 'wins', value: 22 },
-          { name: 'losses', value: 19 },
-        ],
-      },
-      {
-        description: 'Away Record',
-        type: 'road',
-        summary: '19-22',
-        stats: [
-          { name: 'wins', value: 19 },
-          { name: 'losses', value: 22 },
-        ],
-      },
+      recordItem('Overall Record', 'total', 41, 41),
+      recordItem('Home Record', 'home', 22, 19),
+      recordItem('Away Record', 'road', 19, 22),
     ],
   };
 }
 
-export function teamEntity(league: League, teamId: string): unknown {
-  const team = teamFor(league, teamId);
+export function teamEntity(league: League, team: CatalogTeam): unknown {
   return {
     team: {
       ...teamObject(league, team),
@@ -85,8 +84,7 @@ export function teamEntity(league: League, teamId: string): unknown {
   };
 }
 
-export function schedule(league: League, teamId: string): unknown {
-  const team = teamFor(league, teamId);
+export function schedule(league: League, team: CatalogTeam): unknown {
   const opponents = TEAMS[league].filter((t) => t.id !== team.id).slice(0, 6);
   return {
     timestamp: '2025-01-15T12:00:00Z',
@@ -94,7 +92,7 @@ export function schedule(league: League, teamId: string): unknown {
     season: season(league),
     team: teamObject(league, team),
     events: opponents.map((opp, i) => {
-      const id = String(700_000_000 + (hashString(`${league}/${team.id}/${opp.id}`) % 1_000_000));
+      const id = syntheticScheduleId(`${league}/${team.id}/${opp.id}`);
       const date = new Date(Date.UTC(SEASON_YEAR[league], 0, 2 + i * 3, 0, 30))
         .toISOString()
         .replace(':00.000', '');
@@ -114,15 +112,7 @@ export function schedule(league: League, teamId: string): unknown {
               { id: team.id, homeAway: 'home', team: teamObject(league, team) },
               { id: opp.id, homeAway: 'away', team: teamObject(league, opp) },
             ],
-            status: {
-              type: {
-                id: '1',
-                name: 'STATUS_SCHEDULED',
-                state: 'pre',
-                completed: false,
-                description: 'Scheduled',
-              },
-            },
+            status: { type: scheduledType() },
           },
         ],
         links: [],
@@ -131,8 +121,7 @@ export function schedule(league: League, teamId: string): unknown {
   };
 }
 
-export function roster(league: League, teamId: string): unknown {
-  const team = teamFor(league, teamId);
+export function roster(league: League, team: CatalogTeam): unknown {
   return {
     timestamp: '2025-01-15T12:00:00Z',
     status: 'success',
@@ -143,8 +132,7 @@ export function roster(league: League, teamId: string): unknown {
   };
 }
 
-export function depthcharts(league: League, teamId: string): unknown {
-  const team = teamFor(league, teamId);
+export function depthcharts(league: League, team: CatalogTeam): unknown {
   const athletes = rosterFor(league, team);
   const positions: Record<string, unknown> = {};
   ['pg', 'sg', 'sf', 'pf', 'c'].forEach((pos, i) => {
@@ -162,8 +150,7 @@ export function depthcharts(league: League, teamId: string): unknown {
   };
 }
 
-export function leaders(league: League, teamId: string): unknown {
-  const team = teamFor(league, teamId);
+export function leaders(league: League, team: CatalogTeam): unknown {
   const [first, second] = rosterFor(league, team);
   return {
     team: teamObject(league, team),
@@ -189,8 +176,7 @@ export function leaders(league: League, teamId: string): unknown {
   };
 }
 
-export function history(league: League, teamId: string): unknown {
-  const team = teamFor(league, teamId);
+export function history(league: League, team: CatalogTeam): unknown {
   return {
     team: teamObject(league, team),
     items: [
@@ -200,10 +186,10 @@ export function history(league: League, teamId: string): unknown {
   };
 }
 
-export function bio(league: League, athleteId: string): unknown {
-  const { team } = findAthlete(league, athleteId);
+export function bio(league: League, spot: RosterSpot): unknown {
+  const { team } = spot;
   return {
-    athlete: athlete(league, athleteId),
+    athlete: athlete(league, spot),
     teamHistory: [
       {
         id: team.id,

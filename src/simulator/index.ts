@@ -3,12 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { InvalidOptionsError } from '../core/errors.js';
 import { LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { silentLogger } from '../core/log.js';
+import { isObject, obj } from '../tables/cells.js';
+import type { JsonObject } from './espn-shapes.js';
 import { Faults } from './faults.js';
-import { FixtureStore } from './fixture-store.js';
-import { createReplayGame, type SimulatedGame } from './replay-game.js';
+import { FixtureStore, fixturesProblem } from './fixture-store.js';
+import { createReplayGame } from './replay-game.js';
 import { RequestLog } from './request-log.js';
 import { createSimulatorServer } from './server.js';
-import { generateFinishedSummary, syntheticGameId } from './synthetic-game.js';
+import type { SimulatedGame } from './simulated-game.js';
+import { generateFinishedSummary } from './synthetic-game.js';
+import { syntheticGameId } from './synthetic-ids.js';
 import type { RunningUpstream, UpstreamOptions } from './types.js';
 
 export type {
@@ -25,12 +29,13 @@ export type {
 export { parseFaultSpec } from './faults.js';
 export { generateFinishedSummary } from './synthetic-game.js';
 
-// Why 5 minutes: an "evening" of staggered tip-offs, so games are at different stages at once.
+// Tip-offs five minutes apart make an evening's slate: the games are at different stages at once.
 const DEFAULT_STAGGER_MS = 5 * 60_000;
 
 /**
  * Starts the simulator upstream: ESPN's paths for all 44 operations, from recordings,
- * replays, synthetic games and generated payloads, with injectable faults.
+ * replays, synthetic games and generated payloads, with injectable faults. An event, team or
+ * athlete id it has nothing for gets the error ESPN answers for an unknown id.
  */
 export async function startUpstream(options: UpstreamOptions = {}): Promise<RunningUpstream> {
   const clock = options.clock ?? { now: () => Date.now() };
@@ -50,16 +55,20 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     }
     games.push(game);
   };
+  if (options.fixturesDir !== undefined) {
+    const problem = fixturesProblem(options.fixturesDir);
+    if (problem) throw new InvalidOptionsError(`fixturesDir: ${problem}`);
+  }
   for (const file of options.replay ?? []) {
-    let final: Record<string, unknown>;
+    let final: unknown;
     try {
-      final = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      final = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
       throw new InvalidOptionsError(
         `replay: cannot read a summary from ${file}: ${(error as Error).message}`,
       );
     }
-    if (!Array.isArray(final.plays))
+    if (!isObject(final) || !Array.isArray(final.plays))
       throw new InvalidOptionsError(`replay: ${file} is not a finished summary (no plays)`);
     addGame(createReplayGame({ league: leagueOf(final, file), final, startAt, speed }), file);
   }
@@ -74,7 +83,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
       const league = leagues[i % leagues.length] as League;
       const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i });
       addGame(
-        createReplayGame({ league, final, startAt: startAt + (i * stagger) / speed, speed }),
+        createReplayGame({ league, final, startAt: startAt + (i * stagger) / speed, speed, synthetic: true }),
         `simulate#${i}`,
       );
     }
@@ -111,9 +120,8 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   };
 }
 
-function leagueOf(final: Record<string, unknown>, file: string): League {
-  const header = final.header as { league?: { slug?: string } } | undefined;
-  const slug = header?.league?.slug;
+function leagueOf(final: JsonObject, file: string): League {
+  const slug = obj(obj(final.header).league).slug;
   if (slug === 'wnba') return 'womens';
   if (slug === 'nba') return 'mens';
   return /(^|[/\\])womens[/\\]|wnba/i.test(file) ? 'womens' : 'mens';

@@ -1,69 +1,42 @@
 import type { League } from '../core/leagues.js';
+import { arr, obj } from '../tables/cells.js';
+import type { JsonObject } from './espn-shapes.js';
 import { statusObject, clockSeconds, type GameState } from './game-status.js';
-import type { Random } from './random.js';
 import { buildScoreboardEvent } from './scoreboard.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- summary payloads are ESPN's free-form JSON */
-type Json = Record<string, any>;
-
-/** Where a simulated game stands at a moment. */
-export interface GameView {
-  readonly state: GameState;
-  readonly period: number;
-  readonly displayClock: string;
-  readonly clock: number;
-  /** The last revealed play ended a period (end of quarter, halftime). */
-  readonly endOfPeriod: boolean;
-  readonly homeScore: number;
-  readonly awayScore: number;
-  /** Plays revealed (before removals). */
-  readonly revealed: number;
-  readonly totalPlays: number;
-}
-
-/** A live game the simulator serves: a finished summary revealed over time. */
-export interface SimulatedGame {
-  readonly league: League;
-  readonly id: string;
-  /** The finished summary payload the game ends as. */
-  readonly final: Readonly<Json>;
-  /** Clock time (ms) the game starts. */
-  readonly startAt: number;
-  /** Clock time (ms) the last play is revealed. */
-  readonly endAt: number;
-  state(now: number): GameView;
-  /** The summary payload as ESPN would serve it at `now`. */
-  summary(now: number): Json;
-  /** The summary as JSON text (cached while nothing changes). */
-  summaryText(now: number): string;
-  /** The game as a scoreboard `events[]` entry at `now`. */
-  scoreboardEvent(now: number): Json;
-  /** Changes an already revealed play (text or score); the change persists. Returns the play id. */
-  correctPlay(now: number, random: Random): string | undefined;
-  /** Makes an already revealed play vanish from then on. Returns the play id. */
-  removePlay(now: number, random: Random): string | undefined;
-}
+import type { GameView, SimulatedGame } from './simulated-game.js';
 
 export interface ReplayOptions {
   readonly league: League;
-  readonly final: Json;
+  /** A finished summary; its `plays` are revealed by their wallclocks. */
+  readonly final: Readonly<JsonObject>;
   readonly startAt: number;
   /** Game-time multiplier (2 = twice real speed). */
   readonly speed: number;
+  /** The game was made up by the simulator rather than recorded; default false. */
+  readonly synthetic?: boolean;
 }
 
-const wallclockMs = (play: Json): number => {
+// ESPN's play type ids of the two plays that close a period and the game.
+const END_PERIOD_TYPE = '412';
+const END_GAME_TYPE = '402';
+
+const wallclockMs = (play: JsonObject): number => {
   const t = typeof play.wallclock === 'string' ? Date.parse(play.wallclock) : NaN;
   return Number.isFinite(t) ? t : NaN;
 };
 
+const typeId = (play: JsonObject): string => String(obj(play.type).id);
+const periodOf = (play: JsonObject): unknown => obj(play.period).number;
+
 export function createReplayGame(options: ReplayOptions): SimulatedGame {
   const { league, final, startAt } = options;
   const speed = options.speed > 0 ? options.speed : 1;
-  const plays: Json[] = Array.isArray(final.plays) ? final.plays : [];
-  const competition: Json = final.header?.competitions?.[0] ?? {};
-  const id = String(final.header?.id ?? competition.id ?? 'unknown');
-  const regulationPeriods = Number(final.format?.regulation?.periods ?? 4) || 4;
+  const plays: readonly JsonObject[] = arr(final.plays).map(obj);
+  const header = obj(final.header);
+  const competition = obj(arr(header.competitions)[0]);
+  const competitors = arr(competition.competitors).map(obj);
+  const id = String(header.id ?? competition.id ?? 'unknown');
+  const regulationPeriods = Number(obj(obj(final.format).regulation).periods ?? 4) || 4;
 
   // Offsets (game ms after the first play) per play; a play without a wallclock follows the one before it.
   const raw = plays.map(wallclockMs);
@@ -80,7 +53,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
   const lastInGameOrder = order.map((i) => (runningMax = Math.max(runningMax, i)));
   const endAt = startAt + lastOffset / speed;
 
-  const corrections = new Map<string, Json>();
+  const corrections = new Map<string, JsonObject>();
   const removed = new Set<string>();
   let version = 0;
   let cache: { key: string; text: string } | undefined;
@@ -103,38 +76,42 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     return count >= plays.length ? 'post' : 'in';
   };
 
-  const playAt = (i: number): Json => {
+  const playAt = (i: number): JsonObject => {
     const play = plays[i] ?? {};
     const fix = corrections.get(String(play.id));
     return fix ? { ...play, ...fix } : play;
   };
 
+  const sideOf = (homeAway: string): JsonObject | undefined =>
+    competitors.find((c) => c.homeAway === homeAway);
+
+  const isEndOfPeriod = (play: JsonObject): boolean => typeId(play) === END_PERIOD_TYPE;
+
   const view = (now: number): GameView => {
     const count = revealedCount(now);
     const state = stateOf(count);
-    const finalScores = competitorScores();
     if (state !== 'in') {
       const last = state === 'post' ? playAt(plays.length - 1) : undefined;
       return {
         state,
         period:
           state === 'post'
-            ? Number(last?.period?.number ?? competition.status?.period ?? regulationPeriods)
+            ? Number((last && periodOf(last)) ?? obj(competition.status).period ?? regulationPeriods)
             : 0,
         displayClock: '0.0',
         clock: 0,
         endOfPeriod: false,
-        homeScore: state === 'post' ? finalScores.home : 0,
-        awayScore: state === 'post' ? finalScores.away : 0,
+        homeScore: state === 'post' ? Number(sideOf('home')?.score ?? 0) : 0,
+        awayScore: state === 'post' ? Number(sideOf('away')?.score ?? 0) : 0,
         revealed: Math.max(0, count),
         totalPlays: plays.length,
       };
     }
     const last = playAt(lastInGameOrder[count - 1] ?? 0);
-    const displayClock = String(last.clock?.displayValue ?? '0.0');
+    const displayClock = String(obj(last.clock).displayValue ?? '0.0');
     return {
       state,
-      period: Number(last.period?.number ?? 1),
+      period: Number(periodOf(last) ?? 1),
       displayClock,
       clock: clockSeconds(displayClock),
       endOfPeriod: isEndOfPeriod(last),
@@ -145,15 +122,6 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     };
   };
 
-  function competitorScores(): { home: number; away: number } {
-    const comps: Json[] = competition.competitors ?? [];
-    const home = comps.find((c) => c.homeAway === 'home');
-    const away = comps.find((c) => c.homeAway === 'away');
-    return { home: Number(home?.score ?? 0), away: Number(away?.score ?? 0) };
-  }
-
-  const isEndOfPeriod = (play: Json): boolean => String(play.type?.id) === '412';
-
   const revealedIndexes = (count: number): Set<number> => new Set(order.slice(0, Math.max(0, count)));
 
   const linescores = (indexes: Set<number>): { home: number[]; away: number[] } => {
@@ -161,7 +129,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     const atPeriodEnd = new Map<number, { home: number; away: number; offset: number }>();
     for (const i of indexes) {
       const p = playAt(i);
-      const period = Number(p.period?.number ?? 1);
+      const period = Number(periodOf(p) ?? 1);
       const offset = offsets[i] ?? 0;
       const seen = atPeriodEnd.get(period);
       if (!seen || offset >= seen.offset)
@@ -182,27 +150,31 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     return { home, away };
   };
 
-  const summary = (now: number): Json => {
+  /** The win probability entries of the plays `keep` accepts. */
+  const winprobabilityOf = (keep: (playId: string) => boolean): unknown[] =>
+    arr(final.winprobability).filter((w) => keep(String(obj(w).playId)));
+
+  const summary = (now: number): JsonObject => {
     const count = revealedCount(now);
     const state = stateOf(count);
     if (state === 'post') {
       if (version === 0) return final;
-      const keep = (p: Json) => !removed.has(String(p.id));
       return {
         ...final,
-        plays: plays.map((_, i) => playAt(i)).filter(keep),
-        winprobability: (final.winprobability ?? []).filter((w: Json) => !removed.has(String(w.playId))),
+        plays: plays.map((_, i) => playAt(i)).filter((p) => !removed.has(String(p.id))),
+        winprobability: winprobabilityOf((playId) => !removed.has(playId)),
       };
     }
     const v = view(now);
     const status = statusObject({ ...v, regulationPeriods });
-    const out: Json = { ...final };
+    const out: JsonObject = { ...final };
+    // The recap is written after the final buzzer.
     delete out.article;
-    if (final.meta) out.meta = { ...final.meta, gameState: state };
+    if (final.meta) out.meta = { ...obj(final.meta), gameState: state };
     const indexes = revealedIndexes(count);
     const lines = linescores(indexes);
-    const competitors = (competition.competitors ?? []).map((c: Json) => {
-      const copy: Json = { ...c };
+    const liveCompetitors = competitors.map((c) => {
+      const copy: JsonObject = { ...c };
       if (state === 'pre') {
         delete copy.score;
         delete copy.linescores;
@@ -216,10 +188,10 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       return copy;
     });
     out.header = {
-      ...final.header,
+      ...header,
       competitions: [
-        { ...competition, status, competitors },
-        ...(final.header?.competitions?.slice(1) ?? []),
+        { ...competition, status, competitors: liveCompetitors },
+        ...arr(header.competitions).slice(1),
       ],
     };
     if (state === 'pre') {
@@ -228,7 +200,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       return out;
     }
     const revealedIds = new Set<string>();
-    const livePlays: Json[] = [];
+    const livePlays: JsonObject[] = [];
     plays.forEach((_, i) => {
       if (!indexes.has(i)) return;
       const p = playAt(i);
@@ -237,7 +209,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       livePlays.push(p);
     });
     out.plays = livePlays;
-    out.winprobability = (final.winprobability ?? []).filter((w: Json) => revealedIds.has(String(w.playId)));
+    out.winprobability = winprobabilityOf((playId) => revealedIds.has(playId));
     return out;
   };
 
@@ -253,13 +225,14 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     // Never the latest play (its score drives the status) and never a period boundary.
     return order.slice(0, Math.max(0, count - 1)).filter((i) => {
       const p = plays[i];
-      return p && !removed.has(String(p.id)) && !isEndOfPeriod(p) && String(p.type?.id) !== '402';
+      return p && !removed.has(String(p.id)) && !isEndOfPeriod(p) && typeId(p) !== END_GAME_TYPE;
     });
   };
 
   return {
     league,
     id,
+    synthetic: options.synthetic ?? false,
     final,
     startAt,
     endAt,
@@ -279,14 +252,13 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       const i = pool[Math.floor(random() * pool.length)];
       if (i === undefined) return undefined;
       const p = playAt(i);
-      const fix: Json = { ...(corrections.get(String(p.id)) ?? {}) };
-      if (p.scoringPlay && (p.scoreValue === 2 || p.scoreValue === 3)) {
+      const fix: JsonObject = { ...corrections.get(String(p.id)) };
+      const value = p.scoreValue;
+      if (p.scoringPlay && (value === 2 || value === 3)) {
         // A two judged a three on review (or back): the play's own value and score change.
-        const delta = p.scoreValue === 2 ? 1 : -1;
-        const home =
-          String(p.team?.id) ===
-          String(competition.competitors?.find((c: Json) => c.homeAway === 'home')?.id);
-        fix.scoreValue = p.scoreValue + delta;
+        const delta = value === 2 ? 1 : -1;
+        const home = String(obj(p.team).id) === String(sideOf('home')?.id);
+        fix.scoreValue = value + delta;
         if (home) fix.homeScore = Number(p.homeScore) + delta;
         else fix.awayScore = Number(p.awayScore) + delta;
         fix.text = `${String(p.text ?? '')} (scoring changed on review)`;

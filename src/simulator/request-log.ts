@@ -19,7 +19,7 @@ export interface UpstreamRequestLog {
   clear(): void;
 }
 
-// Why: enough for a soak test's window of calls without letting a long-running simulator grow.
+// Enough for a soak test's window of calls, while a long-running simulator's log stays bounded.
 export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 
 export class RequestLog implements UpstreamRequestLog {

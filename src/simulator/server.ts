@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Logger } from '../core/log.js';
 import type { Faults } from './faults.js';
 import type { FixtureStore } from './fixture-store.js';
-import type { SimulatedGame } from './replay-game.js';
+import type { SimulatedGame } from './simulated-game.js';
 import type { RequestLog, UpstreamRequest } from './request-log.js';
 import { clientParams, resolve } from './resolve.js';
 import { matchRoute } from './routes.js';
@@ -23,9 +23,10 @@ export interface SimulatorServer {
   destroyAll(): void;
 }
 
-// Why 32: the payloads in rotation (recordings plus each live game's current summary) without holding many MB.
+// Enough for the payloads in rotation (recordings, and each live game's current summary) without
+// holding many megabytes of text as keys.
 const ETAG_MEMO_SIZE = 32;
-// Why: bounds the ETag → first-seen map of a long-running simulator whose live payloads change often.
+// Live payloads change on every reveal, so a long-running simulator would otherwise remember ETags forever.
 const MAX_TRACKED_ETAGS = 5_000;
 
 export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
@@ -120,7 +121,12 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
     }
     if (fault?.kind === 'malformed') {
       // A truncated body, as when a connection is cut mid-payload; no validator so nothing caches it.
-      send(200, resolved.text.slice(0, Math.max(1, Math.floor(resolved.text.length / 2))));
+      send(resolved.status, resolved.text.slice(0, Math.max(1, Math.floor(resolved.text.length / 2))));
+      return;
+    }
+    if (resolved.status !== 200) {
+      // An error is not a payload a client should cache, so it carries no validators.
+      send(resolved.status, resolved.text);
       return;
     }
     const etag = etagOf(resolved.text);

@@ -1,15 +1,8 @@
 import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
 import { athleteObject, rosterFor, type SimAthlete } from './athletes.js';
 import { createRandom, hashString, randomInt } from './random.js';
-import {
-  LEAGUE_ID,
-  LEAGUE_NAME,
-  LEAGUE_UID,
-  TEAMS,
-  displayName,
-  teamObject,
-  type CatalogTeam,
-} from './team-catalog.js';
+import { leagueIdentity } from './generated-common.js';
+import { LEAGUE_UID, TEAMS, displayName, teamObject, type CatalogTeam } from './team-catalog.js';
 import {
   emptyLine,
   OVERTIME_SECONDS,
@@ -19,6 +12,7 @@ import {
   type AthleteLine,
   type SimulatedPlays,
 } from './synthetic-plays.js';
+import type { FinishedSummary, JsonObject } from './espn-shapes.js';
 import { statusObject } from './game-status.js';
 
 /**
@@ -26,19 +20,15 @@ import { statusObject } from './game-status.js';
  * plays, win probability, leaders, game info, format), deterministic for (league, id, seed).
  */
 
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 
-/** 9-digit ids starting with 9, outside the range of ESPN's real event ids in the recordings. */
-export function syntheticGameId(seed: number, index: number): string {
-  return `9${String(Math.abs(Math.floor(seed)) % 100_000).padStart(5, '0')}${String(index % 1000).padStart(3, '0')}`;
-}
-
-// Why: fixed tip-off dates (a January evening for the men, a June one for the women), so a seed gives the same payload on any day.
+// Tip-off dates are fixed (a January evening for the men, a June one for the women) so that a seed
+// gives the same payload on any day.
 const BASE_TIPOFF: Readonly<Record<League, number>> = {
   mens: Date.UTC(2025, 0, 15, 0, 10),
   womens: Date.UTC(2025, 5, 15, 23, 10),
 };
-// Why 5 minutes: consecutive synthetic games tip off a few minutes apart, like an evening slate.
+// Consecutive synthetic games tip off a few minutes apart, like an evening slate.
 const TIPOFF_GAP_MS = 5 * 60_000;
 
 const isoMinute = (ms: number): string => new Date(ms).toISOString().slice(0, 16) + 'Z';
@@ -47,7 +37,7 @@ export function generateFinishedSummary(
   league: League,
   id: string,
   options: { seed?: number; index?: number } = {},
-): Json {
+): FinishedSummary {
   const seed = options.seed ?? 0;
   const index = options.index ?? 0;
   const random = createRandom(hashString(`${league}/${id}/${seed}`));
@@ -153,15 +143,7 @@ export function generateFinishedSummary(
         },
       ],
       links: [],
-      league: {
-        id: LEAGUE_ID[league],
-        uid: LEAGUE_UID[league],
-        name: LEAGUE_NAME[league],
-        abbreviation: LEAGUE_SEGMENT[league].toUpperCase(),
-        slug: LEAGUE_SEGMENT[league],
-        isTournament: false,
-        links: [],
-      },
+      league: { ...leagueIdentity(league), isTournament: false, links: [] },
     },
     news: { header: `${LEAGUE_SEGMENT[league].toUpperCase()} News`, articles: [] },
     plays: sim.plays,

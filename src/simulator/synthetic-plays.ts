@@ -8,9 +8,9 @@ import { pick, randomInt, weighted, type Random } from './random.js';
  * wallclocks, coordinates and a win probability per play, plus each athlete's box score.
  */
 
-// Why: ESPN's coordinate sentinel for plays that have no court location.
+// ESPN puts these out-of-range values in `coordinate` for plays that have no court location.
 export const NO_COORDINATE = { x: -214748340, y: -214748365 } as const;
-// Why: a period is 12 minutes in the men's league and 10 in the women's; overtime 5 in both.
+// A period is 12 minutes in the men's league and 10 in the women's; overtime is 5 in both.
 export const PERIOD_SECONDS: Readonly<Record<League, number>> = { mens: 720, womens: 600 };
 export const OVERTIME_SECONDS = 300;
 export const REGULATION_PERIODS = 4;
@@ -98,7 +98,8 @@ export const emptyLine = (): AthleteLine => ({
 export function homeWinProbability(lead: number, secondsLeft: number, regulationSeconds: number): number {
   if (secondsLeft <= 0) return lead > 0 ? 1 : lead < 0 ? 0 : 0.5;
   const fractionLeft = Math.min(1, secondsLeft / regulationSeconds);
-  // Why 2.5 and 11: a 2.5-point home edge fading with time; ~11 points of spread over a full game.
+  // Home teams start about 2.5 points better, an edge that fades as time runs out, and a full game
+  // spreads results by about 11 points.
   const spread = 11 * Math.sqrt(fractionLeft) + 0.5;
   const z = (lead + 2.5 * fractionLeft) / spread;
   const p = 1 / (1 + Math.exp(-1.7 * z));
@@ -161,7 +162,7 @@ export function simulatePlays(
       deadSeconds?: number;
     },
   ): void => {
-    // Why 2-9 s: the dead-ball gap between consecutive events in a broadcast game (~2h10m per game).
+    // Two to nine seconds of dead ball between events, as in a broadcast game (about 2 h 10 min in all).
     wall += (o.deadSeconds ?? randomInt(random, 2, 9)) * 1000;
     // ESPN's wallclock is not monotonic: now and then a play is stamped a few seconds early.
     const stamp = random() < 0.03 ? wall - randomInt(random, 1, 4) * 1000 : wall;
@@ -215,7 +216,7 @@ export function simulatePlays(
   const freeThrows = (shooterTeam: SimTeam, shooter: SimAthlete, n: number): boolean => {
     let lastMissed = false;
     for (let k = 1; k <= n; k++) {
-      // Why 0.78: a league-typical free-throw percentage.
+      // 78% is a league-typical free-throw percentage.
       const made = random() < 0.78;
       line(shooter).fta++;
       if (made) {
@@ -244,7 +245,7 @@ export function simulatePlays(
   };
 
   const rebound = (offense: SimTeam): SimTeam => {
-    // Why 0.25: about a quarter of misses are rebounded by the offence.
+    // About a quarter of misses are rebounded by the offence.
     const offensive = random() < 0.25;
     const team = offensive ? offense : other(offense);
     if (random() < 0.07) {
@@ -293,6 +294,24 @@ export function simulatePlays(
     });
   };
 
+  /**
+   * A defender's foul. With a range of distances (feet) it is committed there on the floor; without
+   * one it comes on a made basket (an and-one), a moment after the shot.
+   */
+  const foul = (defense: SimTeam, shooting: boolean, distance?: readonly [number, number]): void => {
+    const fouler = pick(random, court(defense));
+    line(fouler).pf++;
+    const [typeId, typeText] = shooting ? ['44', 'Shooting Foul'] : ['45', 'Personal Foul'];
+    add(typeId, typeText, `${fouler.displayName} ${shooting ? 'shooting' : 'personal'} foul`, {
+      team: defense,
+      participants: [fouler],
+      short: 'Foul',
+      ...(distance
+        ? { coordinate: shotCoordinate(randomInt(random, distance[0], distance[1])) }
+        : { deadSeconds: 2 }),
+    });
+  };
+
   /** One possession; returns the team that has the ball next. */
   const possession = (offense: SimTeam): SimTeam => {
     const defense = other(offense);
@@ -303,9 +322,9 @@ export function simulatePlays(
         deadSeconds: randomInt(random, 90, 150),
       });
     }
-    // Why 0.22: ESPN logs ~60 substitutions a game, about one per three possessions.
+    // ESPN logs about 60 substitutions a game, roughly one every three possessions.
     while (random() < 0.22) substitute(random() < 0.5 ? offense : defense);
-    // Why 4-20 s: possessions use most of a 24 s shot clock; the fast ones are transition.
+    // Possessions use most of a 24-second shot clock; the fast ones are in transition.
     run(Math.min(clock, randomInt(random, 4, 20)));
     const shooter = pick(random, court(offense));
     const outcome = weighted(random, [
@@ -328,25 +347,11 @@ export function simulatePlays(
       return defense;
     }
     if (outcome === 'foul') {
-      const fouler = pick(random, court(defense));
-      line(fouler).pf++;
-      add('45', 'Personal Foul', `${fouler.displayName} personal foul`, {
-        team: defense,
-        participants: [fouler],
-        short: 'Foul',
-        coordinate: shotCoordinate(randomInt(random, 5, 30)),
-      });
+      foul(defense, false, [5, 30]);
       return offense;
     }
     if (outcome === 'shootingFoul') {
-      const fouler = pick(random, court(defense));
-      line(fouler).pf++;
-      add('44', 'Shooting Foul', `${fouler.displayName} shooting foul`, {
-        team: defense,
-        participants: [fouler],
-        short: 'Foul',
-        coordinate: shotCoordinate(randomInt(random, 0, 6)),
-      });
+      foul(defense, true, [0, 6]);
       const missedLast = freeThrows(offense, shooter, random() < 0.12 ? 3 : 2);
       return missedLast ? rebound(offense) : defense;
     }
@@ -384,16 +389,9 @@ export function simulatePlays(
           short: `+${points} Points`,
         },
       );
-      // Why 0.05: and-ones are rare, about one made two in twenty.
+      // And-ones are rare: about one made two in twenty.
       if (!three && random() < 0.05) {
-        const fouler = pick(random, court(defense));
-        line(fouler).pf++;
-        add('44', 'Shooting Foul', `${fouler.displayName} shooting foul`, {
-          team: defense,
-          participants: [fouler],
-          short: 'Foul',
-          deadSeconds: 2,
-        });
+        foul(defense, true);
         const missedLast = freeThrows(offense, shooter, 1);
         return missedLast ? rebound(offense) : defense;
       }
@@ -448,7 +446,7 @@ export function simulatePlays(
       deadSeconds: 1,
     });
     if (period >= REGULATION_PERIODS && homeScore !== awayScore) break;
-    // Why: a quarter break is ~2 min, halftime 15 min.
+    // A break between quarters lasts about two minutes, halftime fifteen.
     wall += (period === REGULATION_PERIODS / 2 ? 15 * 60 : 130) * 1000;
     period++;
     clock = period <= REGULATION_PERIODS ? periodSeconds : OVERTIME_SECONDS;

@@ -1,4 +1,5 @@
 import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+import type { TeamObject } from './espn-shapes.js';
 
 /** The teams the simulator knows: ESPN's team ids, abbreviations and colours (no leading #). */
 export interface CatalogTeam {
@@ -11,6 +12,7 @@ export interface CatalogTeam {
 }
 
 type Row = readonly [
+  league: League,
   id: string,
   abbreviation: string,
   location: string,
@@ -19,56 +21,54 @@ type Row = readonly [
   alt: string,
 ];
 
-const MENS: readonly Row[] = [
-  ['1', 'ATL', 'Atlanta', 'Hawks', 'c8102e', 'fdb927'],
-  ['2', 'BOS', 'Boston', 'Celtics', '008348', 'ffffff'],
-  ['3', 'NO', 'New Orleans', 'Pelicans', '0a2240', 'b4975a'],
-  ['4', 'CHI', 'Chicago', 'Bulls', 'ce1141', '000000'],
-  ['5', 'CLE', 'Cleveland', 'Cavaliers', '860038', 'bc945c'],
-  ['6', 'DAL', 'Dallas', 'Mavericks', '0064b1', 'bbc4ca'],
-  ['7', 'DEN', 'Denver', 'Nuggets', '0e2240', 'fec524'],
-  ['8', 'DET', 'Detroit', 'Pistons', '1d428a', 'c8102e'],
-  ['9', 'GS', 'Golden State', 'Warriors', '1d428a', 'ffc72c'],
-  ['10', 'HOU', 'Houston', 'Rockets', 'ce1141', '000000'],
-  ['11', 'IND', 'Indiana', 'Pacers', '002d62', 'fdbb30'],
-  ['12', 'LAC', 'LA', 'Clippers', 'c8102e', '1d428a'],
-  ['13', 'LAL', 'Los Angeles', 'Lakers', '552583', 'fdb927'],
-  ['14', 'MIA', 'Miami', 'Heat', '98002e', '000000'],
-  ['15', 'MIL', 'Milwaukee', 'Bucks', '00471b', 'eee1c6'],
-  ['16', 'MIN', 'Minnesota', 'Timberwolves', '266092', '79bc43'],
-  ['17', 'BKN', 'Brooklyn', 'Nets', '000000', 'ffffff'],
-  ['18', 'NY', 'New York', 'Knicks', '1d428a', 'f58426'],
-  ['19', 'ORL', 'Orlando', 'Magic', '0077c0', '9ca0a3'],
-  ['20', 'PHI', 'Philadelphia', '76ers', '1d428a', 'e01234'],
-  ['21', 'PHX', 'Phoenix', 'Suns', '29127a', 'e56020'],
-  ['22', 'POR', 'Portland', 'Trail Blazers', 'e03a3e', '000000'],
-  ['23', 'SAC', 'Sacramento', 'Kings', '5a2d81', '6a7a82'],
-  ['24', 'SA', 'San Antonio', 'Spurs', 'c4ced4', '000000'],
-  ['25', 'OKC', 'Oklahoma City', 'Thunder', '007ac1', 'ef3b24'],
-  ['26', 'UTAH', 'Utah', 'Jazz', '4e008e', '79a3dc'],
-  ['27', 'WSH', 'Washington', 'Wizards', '002b5c', 'e31837'],
-  ['28', 'TOR', 'Toronto', 'Raptors', 'd91244', '000000'],
-  ['29', 'MEM', 'Memphis', 'Grizzlies', '5d76a9', '12173f'],
-  ['30', 'CHA', 'Charlotte', 'Hornets', '008ca8', '1d1060'],
+// Both leagues' teams with ESPN's ids, so generated payloads line up with real ones.
+const ROWS: readonly Row[] = [
+  ['mens', '1', 'ATL', 'Atlanta', 'Hawks', 'c8102e', 'fdb927'],
+  ['mens', '2', 'BOS', 'Boston', 'Celtics', '008348', 'ffffff'],
+  ['mens', '3', 'NO', 'New Orleans', 'Pelicans', '0a2240', 'b4975a'],
+  ['mens', '4', 'CHI', 'Chicago', 'Bulls', 'ce1141', '000000'],
+  ['mens', '5', 'CLE', 'Cleveland', 'Cavaliers', '860038', 'bc945c'],
+  ['mens', '6', 'DAL', 'Dallas', 'Mavericks', '0064b1', 'bbc4ca'],
+  ['mens', '7', 'DEN', 'Denver', 'Nuggets', '0e2240', 'fec524'],
+  ['mens', '8', 'DET', 'Detroit', 'Pistons', '1d428a', 'c8102e'],
+  ['mens', '9', 'GS', 'Golden State', 'Warriors', '1d428a', 'ffc72c'],
+  ['mens', '10', 'HOU', 'Houston', 'Rockets', 'ce1141', '000000'],
+  ['mens', '11', 'IND', 'Indiana', 'Pacers', '002d62', 'fdbb30'],
+  ['mens', '12', 'LAC', 'LA', 'Clippers', 'c8102e', '1d428a'],
+  ['mens', '13', 'LAL', 'Los Angeles', 'Lakers', '552583', 'fdb927'],
+  ['mens', '14', 'MIA', 'Miami', 'Heat', '98002e', '000000'],
+  ['mens', '15', 'MIL', 'Milwaukee', 'Bucks', '00471b', 'eee1c6'],
+  ['mens', '16', 'MIN', 'Minnesota', 'Timberwolves', '266092', '79bc43'],
+  ['mens', '17', 'BKN', 'Brooklyn', 'Nets', '000000', 'ffffff'],
+  ['mens', '18', 'NY', 'New York', 'Knicks', '1d428a', 'f58426'],
+  ['mens', '19', 'ORL', 'Orlando', 'Magic', '0077c0', '9ca0a3'],
+  ['mens', '20', 'PHI', 'Philadelphia', '76ers', '1d428a', 'e01234'],
+  ['mens', '21', 'PHX', 'Phoenix', 'Suns', '29127a', 'e56020'],
+  ['mens', '22', 'POR', 'Portland', 'Trail Blazers', 'e03a3e', '000000'],
+  ['mens', '23', 'SAC', 'Sacramento', 'Kings', '5a2d81', '6a7a82'],
+  ['mens', '24', 'SA', 'San Antonio', 'Spurs', 'c4ced4', '000000'],
+  ['mens', '25', 'OKC', 'Oklahoma City', 'Thunder', '007ac1', 'ef3b24'],
+  ['mens', '26', 'UTAH', 'Utah', 'Jazz', '4e008e', '79a3dc'],
+  ['mens', '27', 'WSH', 'Washington', 'Wizards', '002b5c', 'e31837'],
+  ['mens', '28', 'TOR', 'Toronto', 'Raptors', 'd91244', '000000'],
+  ['mens', '29', 'MEM', 'Memphis', 'Grizzlies', '5d76a9', '12173f'],
+  ['mens', '30', 'CHA', 'Charlotte', 'Hornets', '008ca8', '1d1060'],
+  ['womens', '20', 'ATL', 'Atlanta', 'Dream', 'e31837', '5091cc'],
+  ['womens', '19', 'CHI', 'Chicago', 'Sky', '5091cd', 'ffd520'],
+  ['womens', '18', 'CONN', 'Connecticut', 'Sun', 'f05023', '0a2240'],
+  ['womens', '3', 'DAL', 'Dallas', 'Wings', '002b5c', 'c4d600'],
+  ['womens', '129689', 'GS', 'Golden State', 'Valkyries', 'b38fcf', '000000'],
+  ['womens', '5', 'IND', 'Indiana', 'Fever', '002d62', 'e03a3e'],
+  ['womens', '17', 'LV', 'Las Vegas', 'Aces', 'a7a8aa', '000000'],
+  ['womens', '6', 'LA', 'Los Angeles', 'Sparks', '552583', 'fdb927'],
+  ['womens', '8', 'MIN', 'Minnesota', 'Lynx', '266092', '79bc43'],
+  ['womens', '9', 'NY', 'New York', 'Liberty', '86cebc', '000000'],
+  ['womens', '11', 'PHX', 'Phoenix', 'Mercury', '3c286e', 'fa4b0a'],
+  ['womens', '14', 'SEA', 'Seattle', 'Storm', '2c5235', 'fee11a'],
+  ['womens', '16', 'WSH', 'Washington', 'Mystics', 'e03a3e', '002b5c'],
 ];
 
-const WOMENS: readonly Row[] = [
-  ['20', 'ATL', 'Atlanta', 'Dream', 'e31837', '5091cc'],
-  ['19', 'CHI', 'Chicago', 'Sky', '5091cd', 'ffd520'],
-  ['18', 'CONN', 'Connecticut', 'Sun', 'f05023', '0a2240'],
-  ['3', 'DAL', 'Dallas', 'Wings', '002b5c', 'c4d600'],
-  ['129689', 'GS', 'Golden State', 'Valkyries', 'b38fcf', '000000'],
-  ['5', 'IND', 'Indiana', 'Fever', '002d62', 'e03a3e'],
-  ['17', 'LV', 'Las Vegas', 'Aces', 'a7a8aa', '000000'],
-  ['6', 'LA', 'Los Angeles', 'Sparks', '552583', 'fdb927'],
-  ['8', 'MIN', 'Minnesota', 'Lynx', '266092', '79bc43'],
-  ['9', 'NY', 'New York', 'Liberty', '86cebc', '000000'],
-  ['11', 'PHX', 'Phoenix', 'Mercury', '3c286e', 'fa4b0a'],
-  ['14', 'SEA', 'Seattle', 'Storm', '2c5235', 'fee11a'],
-  ['16', 'WSH', 'Washington', 'Mystics', 'e03a3e', '002b5c'],
-];
-
-const toTeam = ([id, abbreviation, location, name, color, alternateColor]: Row): CatalogTeam => ({
+const toTeam = ([, id, abbreviation, location, name, color, alternateColor]: Row): CatalogTeam => ({
   id,
   abbreviation,
   location,
@@ -77,9 +77,12 @@ const toTeam = ([id, abbreviation, location, name, color, alternateColor]: Row):
   alternateColor,
 });
 
+const teamsOf = (league: League): readonly CatalogTeam[] =>
+  ROWS.filter((row) => row[0] === league).map(toTeam);
+
 export const TEAMS: Readonly<Record<League, readonly CatalogTeam[]>> = {
-  mens: MENS.map(toTeam),
-  womens: WOMENS.map(toTeam),
+  mens: teamsOf('mens'),
+  womens: teamsOf('womens'),
 };
 
 /** ESPN's sport/league uid prefix: sport 40 is basketball; league 46 the NBA, 59 the WNBA. */
@@ -90,22 +93,9 @@ export const LEAGUE_NAME: Readonly<Record<League, string>> = {
   womens: "Women's National Basketball Association",
 };
 
+/** The league's team with this ESPN id or abbreviation (ESPN accepts both in team paths). */
 export function findTeam(league: League, id: string): CatalogTeam | undefined {
   return TEAMS[league].find((t) => t.id === id || t.abbreviation.toLowerCase() === id.toLowerCase());
-}
-
-/** A team for any id: the catalog's, else a made-up one so every team id answers. */
-export function teamFor(league: League, id: string): CatalogTeam {
-  return (
-    findTeam(league, id) ?? {
-      id,
-      abbreviation: `T${id}`.slice(0, 4).toUpperCase(),
-      location: `City ${id}`,
-      name: `Team ${id}`,
-      color: '333333',
-      alternateColor: 'cccccc',
-    }
-  );
 }
 
 export function displayName(team: CatalogTeam): string {
@@ -123,7 +113,7 @@ export function logoUrl(league: League, team: CatalogTeam): string {
 }
 
 /** The `team` object as ESPN's scoreboard and summary header carry it. */
-export function teamObject(league: League, team: CatalogTeam): Record<string, unknown> {
+export function teamObject(league: League, team: CatalogTeam): TeamObject {
   const segment = LEAGUE_SEGMENT[league];
   const abbr = team.abbreviation.toLowerCase();
   return {

@@ -2,11 +2,11 @@ import type { League } from '../core/leagues.js';
 import type { Logger } from '../core/log.js';
 import type { FaultController, FaultSpec } from './faults.js';
 import type { UpstreamRequestLog } from './request-log.js';
-import type { SimulatedGame } from './replay-game.js';
+import type { SimulatedGame } from './simulated-game.js';
 
 export type { FaultController, FaultSpec } from './faults.js';
 export type { UpstreamRequestLog, UpstreamRequest } from './request-log.js';
-export type { SimulatedGame, GameView } from './replay-game.js';
+export type { SimulatedGame, GameView } from './simulated-game.js';
 
 export interface SimulateOptions {
   games: number;
@@ -21,11 +21,11 @@ export interface UpstreamOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Recorded payloads laid out `<league>/<suffix>[__qualifier].json`. */
+  /** Recorded payloads laid out `<league>/<suffix>[__qualifier].json`; the folder must hold one at least. */
   fixturesDir?: string;
   /** Finished summary files, each replayed as a live game starting when the simulator starts. */
   replay?: string[];
-  /** Synthetic games, deterministic for a seed. */
+  /** Synthetic games, deterministic for a seed; their event ids start with 9, which ESPN's never do. */
   simulate?: SimulateOptions;
   /** Game-time multiplier, default 1. */
   speed?: number;

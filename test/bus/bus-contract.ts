@@ -9,6 +9,7 @@ import {
   type NewGameEvent,
   type Offset,
 } from '../../src/bus/types.js';
+import { makeEvents } from '../support/events.js';
 
 /** One bus under test, and how to make lease time pass for it. */
 export interface BusHarness {
@@ -28,27 +29,8 @@ export type BusFactory = (options: { retention?: number }) => Promise<BusHarness
 /** Generous: several engineers run tests at once on two cores. */
 const WAIT_MS = 20_000;
 
-const teams = { home: { id: '1', abbreviation: 'HOM' }, away: { id: '2', abbreviation: 'AWY' } };
-
 export function gameKey(gameId: string, league: League = 'mens'): GameKey {
   return { league, gameId };
-}
-
-export function makeEvent(game: GameKey, seq: number): NewGameEvent {
-  return {
-    id: `${game.league}-${game.gameId}-${seq}`,
-    type: 'period.started',
-    league: game.league,
-    gameId: game.gameId,
-    seq,
-    at: new Date(1_700_000_000_000 + seq * 1000).toISOString(),
-    teams,
-    data: { period: seq },
-  };
-}
-
-export function makeEvents(game: GameKey, from: number, count: number): NewGameEvent[] {
-  return Array.from({ length: count }, (_, i) => makeEvent(game, from + i));
 }
 
 /** Reads a tail in the background; `until(n)` resolves once n events arrived. */
@@ -129,7 +111,7 @@ export function busContract(name: string, factory: BusFactory | undefined, skipR
       const all = [...first, ...second];
       expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
       expectIncreasing(offsetsOf(all));
-      expect(all[0]?.id).toBe('mens-401-1');
+      expect(all[0]?.id).toBe('mens-401-1-score.changed');
     });
 
     it('reads strictly after an offset, oldest first, at most limit', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { DEFAULT_RETENTION } from '../../src/bus/options.js';
-import { busContract, collect, gameKey, makeEvents } from './bus-contract.js';
+import { makeEvents } from '../support/events.js';
+import { busContract, collect, gameKey } from './bus-contract.js';
 
 busContract('memory', async ({ retention }) => {
   // A virtual clock: lease expiry is exercised without sleeping.

@@ -10,7 +10,8 @@ import { compareOffsets, type Bus } from '../../src/bus/types.js';
 import { freePort } from '../support/free-port.js';
 import { getTestRedis } from '../support/redis.js';
 import { RedisProcess } from '../support/redis-process.js';
-import { busContract, collect, gameKey, makeEvents } from './bus-contract.js';
+import { makeEvents } from '../support/events.js';
+import { busContract, collect, gameKey } from './bus-contract.js';
 
 const redis = await getTestRedis();
 const skipReason = 'no Redis: set REDIS_URL or run a Docker engine';

@@ -123,4 +123,3 @@ export function runProcess(
 }
 
 /** Polls `check` every 100 ms; fails naming `what` after `timeoutMs`. */
-

@@ -1,82 +1,15 @@
 import { request, type IncomingMessage } from 'node:http';
 import { WebSocket, type ClientOptions } from 'ws';
-import type { EventType, GameEvent, GameSnapshot, SnapshotSource, TeamRef } from '../../src/model/events.js';
-import type { Bus, NewGameEvent } from '../../src/bus/types.js';
-import type { League } from '../../src/core/leagues.js';
+import type { GameEvent, GameSnapshot, SnapshotSource } from '../../src/model/events.js';
+import type { Bus, GameKey, NewGameEvent } from '../../src/bus/types.js';
 import { createDaemonServer, type DaemonServer, type DaemonServerOptions } from '../../src/server/server.js';
 
-/** Builders, a real `ws` client and a raw SSE client for the gateway tests. */
+/** A real `ws` client, a raw SSE client and a daemon server for the gateway tests. */
 
-export interface Game {
-  league: League;
-  gameId: string;
-  home: TeamRef;
-  away: TeamRef;
-}
-
-export function game(league: League, gameId: string, home: [string, string], away: [string, string]): Game {
-  return {
-    league,
-    gameId,
-    home: { id: home[0], abbreviation: home[1] },
-    away: { id: away[0], abbreviation: away[1] },
-  };
-}
-
-const seqs = new Map<string, number>();
-
-/** A `score.changed` (or the given type) event for `g`; the payload is small but realistic. */
-export function makeEvent(g: Game, type: EventType = 'score.changed', pad = 0): NewGameEvent {
-  const key = `${g.league}:${g.gameId}`;
-  const seq = (seqs.get(key) ?? 0) + 1;
-  seqs.set(key, seq);
-  return {
-    id: `${g.league}-${g.gameId}-${seq}-${type}`,
-    type,
-    league: g.league,
-    gameId: g.gameId,
-    seq,
-    at: new Date().toISOString(),
-    teams: { home: g.home, away: g.away },
-    data: {
-      score: { home: seq, away: seq - 1 },
-      previous: { home: seq - 1, away: seq - 1 },
-      period: 1,
-      clock: pad > 0 ? 'x'.repeat(pad) : '10:00',
-    },
-  } as NewGameEvent;
-}
-
-export async function commit(bus: Bus, g: Game, events: NewGameEvent[]): Promise<GameEvent[]> {
+export async function commit(bus: Bus, g: GameKey, events: NewGameEvent[]): Promise<GameEvent[]> {
   const done = await bus.commit({ league: g.league, gameId: g.gameId }, events, { meta: null });
   if (!done) throw new Error('commit refused');
   return done;
-}
-
-export function makeSnapshot(g: Game, state: GameSnapshot['state'] = 'in'): GameSnapshot {
-  const team = (t: TeamRef) => ({
-    ...t,
-    displayName: t.abbreviation,
-    color: null,
-    alternateColor: null,
-    logo: null,
-  });
-  return {
-    league: g.league,
-    gameId: g.gameId,
-    seq: 0,
-    state,
-    status: { name: null, detail: null, description: null },
-    teams: { home: team(g.home), away: team(g.away) },
-    score: { home: 0, away: 0 },
-    period: 1,
-    clock: '12:00',
-    date: null,
-    scoreboard: null,
-    recentPlays: [],
-    winProbability: null,
-    updatedAt: new Date().toISOString(),
-  };
 }
 
 /** A real SnapshotSource over an in-test map. */

@@ -4,7 +4,8 @@ import type { EventType, GameEvent } from '../../src/model/events.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { compareOffsets } from '../../src/bus/types.js';
 import type { DaemonServer } from '../../src/server/server.js';
-import { commit, game, makeEvent, startServer, until, type Game } from './gateway-harness.js';
+import { commit, startServer, until } from './gateway-harness.js';
+import { game, makeEvent, type Game } from '../support/events.js';
 
 const GAMES: Game[] = [
   game('mens', '401', ['13', 'LAL'], ['2', 'BOS']),

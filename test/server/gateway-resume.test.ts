@@ -6,15 +6,8 @@ import { compareOffsets, type Bus } from '../../src/bus/types.js';
 import { BusUnavailableError } from '../../src/core/errors.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import { getTestRedis, type TestRedis } from '../support/redis.js';
-import {
-  commit,
-  game,
-  makeEvent,
-  makeSnapshot,
-  mapSnapshots,
-  startServer,
-  TestClient,
-} from './gateway-harness.js';
+import { commit, mapSnapshots, startServer, TestClient } from './gateway-harness.js';
+import { game, makeEvent, makeSnapshot } from '../support/events.js';
 
 const GAMES = [
   game('mens', '401', ['13', 'LAL'], ['2', 'BOS']),

@@ -4,16 +4,8 @@ import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import { clientsDropped, framesSent } from '../../src/core/metrics.js';
 import type { DaemonServer } from '../../src/server/server.js';
-import {
-  commit,
-  game,
-  makeEvent,
-  makeSnapshot,
-  mapSnapshots,
-  startServer,
-  TestClient,
-  until,
-} from './gateway-harness.js';
+import { commit, mapSnapshots, startServer, TestClient, until } from './gateway-harness.js';
+import { game, makeEvent, makeSnapshot } from '../support/events.js';
 
 const LAL = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 const NYK = game('mens', '402', ['18', 'NY'], ['20', 'PHI']);

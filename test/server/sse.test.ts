@@ -4,17 +4,8 @@ import type { GameEvent } from '../../src/model/events.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import type { DaemonServer } from '../../src/server/server.js';
-import {
-  commit,
-  game,
-  makeEvent,
-  makeSnapshot,
-  mapSnapshots,
-  SseClient,
-  startServer,
-  until,
-  type SseMessage,
-} from './gateway-harness.js';
+import { commit, mapSnapshots, SseClient, startServer, until, type SseMessage } from './gateway-harness.js';
+import { game, makeEvent, makeSnapshot } from '../support/events.js';
 
 const LAL = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 const LVA = game('womens', '501', ['17', 'LV'], ['9', 'NY']);

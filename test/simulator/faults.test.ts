@@ -135,7 +135,7 @@ describe('probabilistic faults', () => {
     if (!game) throw new Error('no game');
     clock.ms = game.startAt + (game.endAt - game.startAt) / 2;
     const url = `${up.url}${NBA}/summary?event=${game.id}`;
-    const finalById = new Map<string, any>(game.final.plays.map((p: any) => [p.id, p]));
+    const finalById = new Map<string, any>((game.final.plays as any[]).map((p) => [p.id, p]));
     return { up, clock, game, url, finalById };
   }
 
@@ -162,13 +162,13 @@ describe('probabilistic faults', () => {
     const body = (await getJson(url)).body;
     expect(body.plays).toHaveLength(revealedBefore - 1);
     const ids = new Set(body.plays.map((p: any) => p.id));
-    const gone = game.final.plays.slice(0, revealedBefore).find((p: any) => !ids.has(p.id));
+    const gone = (game.final.plays as any[]).slice(0, revealedBefore).find((p) => !ids.has(p.id));
     expect(gone).toBeDefined();
     expect(body.winprobability.some((w: any) => w.playId === gone.id)).toBe(false);
     up.faults.set('');
     clock.ms = game.endAt + 1;
     const post = (await getJson(url)).body;
-    expect(post.plays).toHaveLength(game.final.plays.length - 1);
+    expect(post.plays).toHaveLength((game.final.plays as any[]).length - 1);
     expect(post.plays.some((p: any) => p.id === gone.id)).toBe(false);
   });
 });

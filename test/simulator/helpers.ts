@@ -1,4 +1,7 @@
+import type { League } from '../../src/core/leagues.js';
+import { rosterFor } from '../../src/simulator/athletes.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
+import { findTeam } from '../../src/simulator/team-catalog.js';
 
 /** A settable clock for the simulator, so replays progress without waiting. */
 export class TestClock {
@@ -20,6 +23,17 @@ export async function start(options: UpstreamOptions = {}): Promise<RunningUpstr
 
 export async function closeAll(): Promise<void> {
   await Promise.all(running.splice(0).map((u) => u.close()));
+}
+
+/**
+ * An athlete of the simulator's generated roster of a catalog team: the per-athlete operations
+ * answer for it with or without recordings (a real athlete id is answered only by a recording).
+ */
+export function rosterAthleteId(league: League = 'mens', teamId = '13'): string {
+  const team = findTeam(league, teamId);
+  const athlete = team && rosterFor(league, team)[0];
+  if (!athlete) throw new Error(`no catalog team ${league}/${teamId}`);
+  return athlete.id;
 }
 
 export const NBA = '/apis/site/v2/sports/basketball/nba';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../helpers/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
 import { NBA, TestClock, WNBA, closeAll, getJson, start } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateFinishedSummary, syntheticGameId } from '../../src/simulator/synthetic-game.js';
+import { generateFinishedSummary } from '../../src/simulator/synthetic-game.js';
+import { syntheticGameId } from '../../src/simulator/synthetic-ids.js';
 import { homeWinProbability } from '../../src/simulator/synthetic-plays.js';
 import type { League } from '../../src/core/leagues.js';
 import { NBA, TestClock, WNBA, closeAll, getJson, start } from './helpers.js';

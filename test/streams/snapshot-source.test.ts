@@ -3,7 +3,7 @@ import type { GameSnapshot } from '../../src/model/events.js';
 import { createSnapshotSource } from '../../streams/snapshot-source.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { game, makeSnapshot } from '../server/gateway-harness.js';
+import { game, makeSnapshot } from '../support/events.js';
 
 const LAL = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 const LV = game('womens', '501', ['17', 'LV'], ['9', 'NY']);

@@ -1,5 +1,6 @@
 import type { League } from '../../src/core/leagues.js';
-import type { GameEvent, PlayRow, TeamRef } from '../../src/model/events.js';
+import type { GameKey, NewGameEvent } from '../../src/bus/types.js';
+import type { EventType, GameEvent, GameSnapshot, PlayRow, TeamRef } from '../../src/model/events.js';
 
 export const HOME: TeamRef = { id: '13', abbreviation: 'LAL' };
 export const AWAY: TeamRef = { id: '2', abbreviation: 'BOS' };
@@ -139,4 +140,84 @@ export class GameScript {
     );
     return this;
   }
+}
+
+/** A game of the gateway, bus and engine tests: league, id and the two teams. */
+export interface Game {
+  league: League;
+  gameId: string;
+  home: TeamRef;
+  away: TeamRef;
+}
+
+export function game(league: League, gameId: string, home: [string, string], away: [string, string]): Game {
+  return {
+    league,
+    gameId,
+    home: { id: home[0], abbreviation: home[1] },
+    away: { id: away[0], abbreviation: away[1] },
+  };
+}
+
+const seqs = new Map<string, number>();
+const DEFAULT_TEAMS = { home: { id: '1', abbreviation: 'HOM' }, away: { id: '2', abbreviation: 'AWY' } };
+
+/**
+ * A `score.changed` (or the given type) event for `g`, small but realistic: numbered `seq`, by
+ * default the game's next. A game without teams (a bus key) gets two placeholder teams.
+ */
+export function makeEvent(
+  g: GameKey & Partial<Pick<Game, 'home' | 'away'>>,
+  type: EventType = 'score.changed',
+  pad = 0,
+  seq = (seqs.get(`${g.league}:${g.gameId}`) ?? 0) + 1,
+): NewGameEvent {
+  const key = `${g.league}:${g.gameId}`;
+  seqs.set(key, Math.max(seq, seqs.get(key) ?? 0));
+  return {
+    id: `${g.league}-${g.gameId}-${seq}-${type}`,
+    type,
+    league: g.league,
+    gameId: g.gameId,
+    seq,
+    at: new Date().toISOString(),
+    teams: { home: g.home ?? DEFAULT_TEAMS.home, away: g.away ?? DEFAULT_TEAMS.away },
+    data: {
+      score: { home: seq, away: seq - 1 },
+      previous: { home: seq - 1, away: seq - 1 },
+      period: 1,
+      clock: pad > 0 ? 'x'.repeat(pad) : '10:00',
+    },
+  } as NewGameEvent;
+}
+
+/** `count` events of `g` numbered from `from`, as one poll would commit them. */
+export function makeEvents(g: GameKey, from: number, count: number): NewGameEvent[] {
+  return Array.from({ length: count }, (_, i) => makeEvent(g, 'score.changed', 0, from + i));
+}
+
+export function makeSnapshot(g: Game, state: GameSnapshot['state'] = 'in'): GameSnapshot {
+  const team = (t: TeamRef) => ({
+    ...t,
+    displayName: t.abbreviation,
+    color: null,
+    alternateColor: null,
+    logo: null,
+  });
+  return {
+    league: g.league,
+    gameId: g.gameId,
+    seq: 0,
+    state,
+    status: { name: null, detail: null, description: null },
+    teams: { home: team(g.home), away: team(g.away) },
+    score: { home: 0, away: 0 },
+    period: 1,
+    clock: '12:00',
+    date: null,
+    scoreboard: null,
+    recentPlays: [],
+    winProbability: null,
+    updatedAt: new Date().toISOString(),
+  };
 }

@@ -20,7 +20,9 @@ let down = false;
 
 function signed(headers: IncomingHttpHeaders, body: string): boolean {
   const ts = String(headers['x-courtside-timestamp']);
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`);
+  const expected = Buffer.from(
+    `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`,
+  );
   const given = Buffer.from(String(headers['x-courtside-signature']));
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

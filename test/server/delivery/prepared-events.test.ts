@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GameEvent } from '../../../src/model/events.js';
 import { PreparedEvents } from '../../../src/server/delivery/prepared-events.js';
-import { game, makeEvent } from '../gateway-harness.js';
+import { game, makeEvent } from '../../support/events.js';
 
 const G = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 const logged = (offset: string): GameEvent => ({ ...makeEvent(G), offset }) as GameEvent;

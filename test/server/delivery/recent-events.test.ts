@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GameEvent } from '../../../src/model/events.js';
 import { prepare, type PreparedEvent } from '../../../src/server/delivery/frames.js';
 import { RecentEvents } from '../../../src/server/delivery/recent-events.js';
-import { game, makeEvent } from '../gateway-harness.js';
+import { game, makeEvent } from '../../support/events.js';
 
 const G = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDataMap, EventType, GameEvent, GameSnapshot, PlayRow } from '../../../src/model/events.js';
 import { rewind } from '../../../src/server/delivery/rewind.js';
-import { game, makeSnapshot } from '../gateway-harness.js';
+import { game, makeSnapshot } from '../../support/events.js';
 
 const G = game('mens', '401', ['13', 'LAL'], ['2', 'BOS']);
 

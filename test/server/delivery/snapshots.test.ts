@@ -3,18 +3,8 @@ import type { GameEvent, GameSnapshot } from '../../../src/model/events.js';
 import { createMemoryBus } from '../../../src/bus/memory.js';
 import type { Bus, NewGameEvent } from '../../../src/bus/types.js';
 import type { DaemonServer } from '../../../src/server/server.js';
-import {
-  commit,
-  game,
-  makeEvent,
-  makeSnapshot,
-  mapSnapshots,
-  SseClient,
-  startServer,
-  TestClient,
-  until,
-  type Game,
-} from '../gateway-harness.js';
+import { commit, mapSnapshots, SseClient, startServer, TestClient, until } from '../gateway-harness.js';
+import { game, makeEvent, makeSnapshot, type Game } from '../../support/events.js';
 
 /**
  * Snapshots for a subscription with a spoiler delay, through a real server and real clients. The
