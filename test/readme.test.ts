@@ -13,15 +13,7 @@ import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './support/fixtu
 import { getTestRedis } from './support/redis.js';
 import { startNodeFlags } from './support/start-flags.js';
 import { waitFor } from './support/wait-for.js';
-import {
-  MENS_FINAL,
-  ROOT,
-  runCli,
-  runProcess,
-  startStack,
-  type CliRun,
-  type Stack,
-} from './cli/harness.js';
+import { MENS_FINAL, ROOT, runCli, runProcess, startStack, type CliRun, type Stack } from './cli/harness.js';
 
 /**
  * Every command and code example in README.md is exercised: code blocks equal the files under
@@ -566,12 +558,15 @@ describe('README alert bot with Redis', () => {
       // so the final-score alert comes within seconds: only its address differs.
       const serveArgs = serveCmd as { env: Record<string, string>; argv: string[] };
       expect(serveArgs.argv).toContain(README_SIMULATOR);
-      const toStack = (a: string): string => (a === README_SIMULATOR ? stack?.upstream.url ?? a : a);
-      const serve = spawnFrom({ env: serveArgs.env, argv: serveArgs.argv.map(toStack) }, {
-        ...env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-      });
+      const toStack = (a: string): string => (a === README_SIMULATOR ? (stack?.upstream.url ?? a) : a);
+      const serve = spawnFrom(
+        { env: serveArgs.env, argv: serveArgs.argv.map(toStack) },
+        {
+          ...env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+        },
+      );
       const [, serveUrl = ''] = await serve.waitForStdout(/courtside listening on (http:\/\/\S+)/);
       // `courtside serve` serves the overlay page the README sends OBS to.
       expect((await fetch(`${serveUrl}/overlay/mens/${stack.upstream.games[0]?.id ?? ''}`)).status).toBe(200);

@@ -1,5 +1,5 @@
 import type { League } from '../core/leagues.js';
-import { converterFor, isObject, toLogoList, type Converter } from './cells.js';
+import { converterFor, isObject, snakeCase, toLogoList, type Converter } from './cells.js';
 import type { Cells, Layout } from './frame.js';
 import { tableColumns, type Cell, type Row, type TableName } from './schema.js';
 
@@ -44,6 +44,25 @@ export function logosAt(path: string): Getter {
 
 /** How to read every column of a fixed table from one item; a string is a dotted path. */
 export type Extractors = Readonly<Record<string, Getter | string>>;
+
+/**
+ * Extractors of columns named after the path they read, as the generic tables name theirs: each
+ * key snake_cased, joined by `_` (`birthPlace.city` → `birth_place_city`). `under` is a path read
+ * but left out of the names (`entry`: `athlete.id` reads `entry.athlete.id` into `athlete_id`);
+ * `prefix` leads every name (`team`: `displayName` into `team_display_name`).
+ */
+export function byPath(
+  paths: readonly string[],
+  { under, prefix }: { under?: string; prefix?: string } = {},
+): Record<string, string> {
+  return Object.fromEntries(
+    paths.map((path) => {
+      const keys = path.split('.').map(snakeCase);
+      const name = (prefix === undefined ? keys : [prefix, ...keys]).join('_');
+      return [name, under === undefined ? path : `${under}.${path}`];
+    }),
+  );
+}
 
 interface Compiled {
   readonly names: readonly string[];

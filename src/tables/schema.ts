@@ -244,6 +244,9 @@ const SEASON_SERIES = [
   g('integer', ['total_competitions']),
 ] as const;
 
+/** The summary's standings stats, read from each entry's stats by these names. */
+export const SUMMARY_STANDINGS_STAT_COLUMNS = ['games_behind', 'losses', 'streak', 'win_percent', 'wins'] as const;
+
 const SUMMARY_STANDINGS = [
   g('character', [
     'group_header',
@@ -252,11 +255,7 @@ const SUMMARY_STANDINGS = [
     'team_id',
     'team_uid',
     'team_location',
-    'games_behind',
-    'losses',
-    'streak',
-    'win_percent',
-    'wins',
+    ...SUMMARY_STANDINGS_STAT_COLUMNS,
   ]),
 ] as const;
 
@@ -266,12 +265,28 @@ const FORMAT = [
   g('double', ['regulation_clock', 'overtime_clock']),
 ] as const;
 
+/** Column runs of the news tables (league news, the summary's news and article), each in this order. */
+const NEWS_IDS = ['now_id', 'content_key', 'data_source_identifier'] as const;
+const NEWS_LINKS = [
+  'links_web_href',
+  'links_mobile_href',
+  'links_api_self_href',
+  'links_app_sportscenter_href',
+] as const;
+const NEWS_TEXT = [
+  'type',
+  'headline',
+  'description',
+  'last_modified',
+  'published',
+  'images',
+  'categories',
+] as const;
+
 const ARTICLE = [
   g('integer', ['id']),
   g('character', [
-    'now_id',
-    'content_key',
-    'data_source_identifier',
+    ...NEWS_IDS,
     'publishedkey',
     'type',
     'game_id',
@@ -289,10 +304,7 @@ const ARTICLE = [
     'categories',
     'keywords',
     'story',
-    'links_web_href',
-    'links_mobile_href',
-    'links_api_self_href',
-    'links_app_sportscenter_href',
+    ...NEWS_LINKS,
   ]),
   g('logical', ['premium', 'is_live_blog', 'allow_comments', 'allow_search', 'allow_content_reactions']),
 ] as const;
@@ -320,23 +332,7 @@ const WOMENS_NEWS_LINKS = [
 /** The summary's news: `byline` is a character column in both leagues (both payloads carry it). */
 const SUMMARY_NEWS = [
   g('integer', ['id']),
-  g('character', [
-    'now_id',
-    'content_key',
-    'data_source_identifier',
-    'type',
-    'headline',
-    'description',
-    'last_modified',
-    'published',
-    'images',
-    'categories',
-    'byline',
-    'links_web_href',
-    'links_mobile_href',
-    'links_api_self_href',
-    'links_app_sportscenter_href',
-  ]),
+  g('character', [...NEWS_IDS, ...NEWS_TEXT, 'byline', ...NEWS_LINKS]),
   g('logical', ['premium']),
   g('character', WOMENS_NEWS_LINKS, 'womens'),
 ] as const;
@@ -344,22 +340,7 @@ const SUMMARY_NEWS = [
 /** News operations: men's rows carry `byline`, women's rows the four extra link columns instead. */
 const NEWS = [
   g('integer', ['id']),
-  g('character', [
-    'now_id',
-    'content_key',
-    'data_source_identifier',
-    'type',
-    'headline',
-    'description',
-    'last_modified',
-    'published',
-    'images',
-    'categories',
-    'links_web_href',
-    'links_mobile_href',
-    'links_api_self_href',
-    'links_app_sportscenter_href',
-  ]),
+  g('character', [...NEWS_IDS, ...NEWS_TEXT, ...NEWS_LINKS]),
   g('logical', ['premium']),
   g('character', ['byline'], 'mens'),
   g('character', WOMENS_NEWS_LINKS, 'womens'),
@@ -385,29 +366,12 @@ const TEAMS = [
   g('logical', ['team_is_active', 'team_is_all_star']),
 ] as const;
 
-const ROSTER_MENS = [
-  g('character', [
-    'id',
-    'uid',
-    'guid',
-    'first_name',
-    'last_name',
-    'full_name',
-    'display_name',
-    'short_name',
-    'display_weight',
-    'display_height',
-    'date_of_birth',
-    'links',
-    'slug',
-    'jersey',
-    'injuries',
-    'teams',
-    'contracts',
-    'alternate_ids_sdr',
-    'birth_place_city',
-    'birth_place_state',
-    'birth_place_country',
+/** Column runs both leagues' rosters carry, each in this order; the two leagues order the runs differently. */
+const ROSTER_RUNS = {
+  names: ['id', 'uid', 'guid', 'first_name', 'last_name', 'full_name', 'display_name', 'short_name'],
+  page: ['date_of_birth', 'links', 'slug', 'jersey', 'injuries'],
+  origin: ['contracts', 'alternate_ids_sdr', 'birth_place_city', 'birth_place_state', 'birth_place_country'],
+  college: [
     'college_id',
     'college_guid',
     'college_mascot',
@@ -415,22 +379,34 @@ const ROSTER_MENS = [
     'college_short_name',
     'college_abbrev',
     'college_logos',
+  ],
+  position: [
     'headshot_href',
     'headshot_alt',
     'position_id',
     'position_name',
     'position_display_name',
     'position_abbreviation',
+  ],
+  status: ['status_id', 'status_name', 'status_type', 'status_abbreviation'],
+  hand: ['hand_type', 'hand_abbreviation', 'hand_display_value'],
+} as const;
+
+const ROSTER_MENS = [
+  g('character', [
+    ...ROSTER_RUNS.names,
+    'display_weight',
+    'display_height',
+    ...ROSTER_RUNS.page,
+    'teams',
+    ...ROSTER_RUNS.origin,
+    ...ROSTER_RUNS.college,
+    ...ROSTER_RUNS.position,
     'contract_season_start_date',
     'contract_season_end_date',
-    'status_id',
-    'status_name',
-    'status_type',
-    'status_abbreviation',
+    ...ROSTER_RUNS.status,
     'citizenship',
-    'hand_type',
-    'hand_abbreviation',
-    'hand_display_value',
+    ...ROSTER_RUNS.hand,
   ]),
   g('double', ['weight', 'height', 'debut_year', 'contract_trade_kicker_percentage']),
   g('integer', [
@@ -461,46 +437,15 @@ const ROSTER_MENS = [
 
 const ROSTER_WOMENS = [
   g('character', [
-    'id',
-    'uid',
-    'guid',
-    'first_name',
-    'last_name',
-    'full_name',
-    'display_name',
-    'short_name',
+    ...ROSTER_RUNS.names,
     'display_height',
     'display_weight',
-    'date_of_birth',
-    'links',
-    'slug',
-    'jersey',
-    'injuries',
-    'contracts',
-    'alternate_ids_sdr',
-    'birth_place_city',
-    'birth_place_state',
-    'birth_place_country',
-    'headshot_href',
-    'headshot_alt',
-    'position_id',
-    'position_name',
-    'position_display_name',
-    'position_abbreviation',
-    'status_id',
-    'status_name',
-    'status_type',
-    'status_abbreviation',
-    'college_id',
-    'college_guid',
-    'college_mascot',
-    'college_name',
-    'college_short_name',
-    'college_abbrev',
-    'college_logos',
-    'hand_type',
-    'hand_abbreviation',
-    'hand_display_value',
+    ...ROSTER_RUNS.page,
+    ...ROSTER_RUNS.origin,
+    ...ROSTER_RUNS.position,
+    ...ROSTER_RUNS.status,
+    ...ROSTER_RUNS.college,
+    ...ROSTER_RUNS.hand,
     'citizenship',
     'teams',
   ]),
@@ -524,6 +469,16 @@ const SCHEDULE = [
   ]),
   g('logical', ['time_valid']),
   g('integer', ['season_year', 'season_type_type']),
+] as const;
+
+/** Standings record summaries: upstream's names (with spaces and dots), lower-cased. */
+export const STANDINGS_RECORD_COLUMNS = [
+  'overall',
+  'home',
+  'road',
+  'vs. div.',
+  'vs. conf.',
+  'last ten games',
 ] as const;
 
 /** Standings stats, read from each entry's stats by these names. */
@@ -557,12 +512,7 @@ const STANDINGS = [
     'team_display_name',
     'team_location',
     'team_logo',
-    'overall',
-    'home',
-    'road',
-    'vs. div.',
-    'vs. conf.',
-    'last ten games',
+    ...STANDINGS_RECORD_COLUMNS,
   ]),
   g('double', [...STANDINGS_VALUE_COLUMNS]),
 ] as const;

@@ -1,11 +1,17 @@
 import type { League } from '../core/leagues.js';
 import { arr, isObject, obj, snakeCase, toSeasonYear } from './cells.js';
-import { extract, logosAt, type Extractors } from './extract.js';
+import { byPath, extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
 import type { Cells, Frame, Layout } from './frame.js';
-import { NEWS_EXTRACTORS } from './news.js';
+import { NEWS_EXTRACTORS, NEWS_ID_PATHS, NEWS_LINK_PATHS } from './news.js';
 import { parsePlays, parseWinprobability } from './plays.js';
-import { BOXSCORE_STAT_COLUMNS, SUMMARY_TABLES, type Row, type SummaryTableName } from './schema.js';
+import {
+  BOXSCORE_STAT_COLUMNS,
+  SUMMARY_STANDINGS_STAT_COLUMNS,
+  SUMMARY_TABLES,
+  type Row,
+  type SummaryTableName,
+} from './schema.js';
 
 /**
  * The summary's 14 tables. Each reads one part of the payload; a part that is missing or
@@ -13,21 +19,23 @@ import { BOXSCORE_STAT_COLUMNS, SUMMARY_TABLES, type Row, type SummaryTableName 
  */
 
 const BOXSCORE_PLAYER: Extractors = {
-  team_id: 'team.id',
-  team_abbreviation: 'team.abbreviation',
-  team_display_name: 'team.displayName',
-  team_location: 'team.location',
-  athlete_id: 'entry.athlete.id',
-  athlete_display_name: 'entry.athlete.displayName',
-  athlete_short_name: 'entry.athlete.shortName',
-  athlete_jersey: 'entry.athlete.jersey',
+  ...byPath(['team.id', 'team.abbreviation', 'team.displayName', 'team.location']),
+  ...byPath(
+    [
+      'athlete.id',
+      'athlete.displayName',
+      'athlete.shortName',
+      'athlete.jersey',
+      'reason',
+      'starter',
+      'active',
+      'didNotPlay',
+      'ejected',
+    ],
+    { under: 'entry' },
+  ),
   athlete_position: 'entry.athlete.position.abbreviation',
-  reason: 'entry.reason',
-  ...Object.fromEntries(BOXSCORE_STAT_COLUMNS.map((s) => [s, `stats.${s}`])),
-  starter: 'entry.starter',
-  active: 'entry.active',
-  did_not_play: 'entry.didNotPlay',
-  ejected: 'entry.ejected',
+  ...byPath(BOXSCORE_STAT_COLUMNS, { under: 'stats' }),
 };
 
 /**
@@ -62,15 +70,9 @@ function boxscoreAthletes(raw: unknown): unknown[] {
 }
 
 const BOXSCORE_TEAM: Extractors = {
-  team_id: 'team.id',
-  team_abbreviation: 'team.abbreviation',
-  team_display_name: 'team.displayName',
-  home_away: 'entry.homeAway',
-  stat_name: 'stat.name',
-  stat_label: 'stat.label',
-  stat_display_value: 'stat.displayValue',
-  stat_value: 'stat.value',
-  display_order: 'entry.displayOrder',
+  ...byPath(['team.id', 'team.abbreviation', 'team.displayName']),
+  ...byPath(['homeAway', 'displayOrder'], { under: 'entry' }),
+  ...byPath(['stat.name', 'stat.label', 'stat.displayValue', 'stat.value']),
 };
 
 function boxscoreTeamStats(raw: unknown): unknown[] {
@@ -84,17 +86,11 @@ function boxscoreTeamStats(raw: unknown): unknown[] {
 }
 
 const LEADERS: Extractors = {
-  team_id: 'team.id',
-  team_abbreviation: 'team.abbreviation',
-  category_name: 'category.name',
-  category_display_name: 'category.displayName',
-  athlete_id: 'leader.athlete.id',
-  athlete_display_name: 'leader.athlete.displayName',
+  ...byPath(['team.id', 'team.abbreviation', 'category.name', 'category.displayName']),
+  ...byPath(['athlete.id', 'athlete.displayName', 'displayValue', 'mainStat', 'summary', 'value'], {
+    under: 'leader',
+  }),
   athlete_position: 'leader.athlete.position.abbreviation',
-  display_value: 'leader.displayValue',
-  main_stat: 'leader.mainStat',
-  summary: 'leader.summary',
-  value: 'leader.value',
 };
 
 function leaders(raw: unknown): unknown[] {
@@ -110,66 +106,64 @@ function leaders(raw: unknown): unknown[] {
   return items;
 }
 
-const GAME_INFO: Extractors = {
-  attendance: 'attendance',
-  venue_id: 'venue.id',
-  venue_guid: 'venue.guid',
-  venue_full_name: 'venue.fullName',
-  venue_address_city: 'venue.address.city',
-  venue_address_state: 'venue.address.state',
-  venue_short_name: 'venue.shortName',
-  venue_grass: 'venue.grass',
-};
+const GAME_INFO = byPath([
+  'attendance',
+  'venue.id',
+  'venue.guid',
+  'venue.fullName',
+  'venue.address.city',
+  'venue.address.state',
+  'venue.shortName',
+  'venue.grass',
+]);
 
-const OFFICIALS: Extractors = {
-  full_name: 'fullName',
-  display_name: 'displayName',
-  position_name: 'position.name',
-  position_display_name: 'position.displayName',
-  position_id: 'position.id',
-  order: 'order',
-};
+const OFFICIALS = byPath([
+  'fullName',
+  'displayName',
+  'position.name',
+  'position.displayName',
+  'position.id',
+  'order',
+]);
 
 const HEADER: Extractors = {
-  id: 'id',
-  uid: 'uid',
-  competitions: 'competitions',
-  links: 'links',
-  league_id: 'league.id',
-  league_uid: 'league.uid',
-  league_name: 'league.name',
-  league_abbreviation: 'league.abbreviation',
-  league_slug: 'league.slug',
-  league_links: 'league.links',
-  league_logos: 'league.logos',
-  game_note: 'gameNote',
-  time_valid: 'timeValid',
-  season_current: 'season.current',
-  league_is_tournament: 'league.isTournament',
+  ...byPath([
+    'id',
+    'uid',
+    'competitions',
+    'links',
+    'league.id',
+    'league.uid',
+    'league.name',
+    'league.abbreviation',
+    'league.slug',
+    'league.links',
+    'league.logos',
+    'league.isTournament',
+    'gameNote',
+    'timeValid',
+    'season.current',
+    'season.type',
+  ]),
   season_year: (h) => toSeasonYear(obj(h.season).year),
-  season_type: 'season.type',
 };
 
-const SEASON_SERIES: Extractors = {
-  type: 'type',
-  title: 'title',
-  description: 'description',
-  summary: 'summary',
-  series_label: 'seriesLabel',
-  series_score: 'seriesScore',
-  short_summary: 'shortSummary',
-  events: 'events',
-  round: 'round',
-  completed: 'completed',
-  total_competitions: 'totalCompetitions',
-};
-
-const STANDING_STATS = ['games_behind', 'losses', 'streak', 'win_percent', 'wins'] as const;
+const SEASON_SERIES = byPath([
+  'type',
+  'title',
+  'description',
+  'summary',
+  'seriesLabel',
+  'seriesScore',
+  'shortSummary',
+  'events',
+  'round',
+  'completed',
+  'totalCompetitions',
+]);
 
 const SUMMARY_STANDINGS: Extractors = {
-  group_header: 'group.header',
-  conference_header: 'group.conferenceHeader',
-  division_header: 'group.divisionHeader',
+  ...byPath(['group.header', 'group.conferenceHeader', 'group.divisionHeader']),
   team_id: 'entry.id',
   team_uid: 'entry.uid',
   // `team` is the location text in the summary's standings; an object form carries `location`.
@@ -177,7 +171,7 @@ const SUMMARY_STANDINGS: Extractors = {
     const team = obj(i.entry).team;
     return isObject(team) ? team.location : team;
   },
-  ...Object.fromEntries(STANDING_STATS.map((s) => [s, `stats.${s}`])),
+  ...byPath(SUMMARY_STANDINGS_STAT_COLUMNS, { under: 'stats' }),
 };
 
 /** One item per standings entry; stats by snake_cased name, their display values (e.g. "W2", ".683"). */
@@ -199,57 +193,46 @@ function summaryStandings(raw: unknown): unknown[] {
   return items;
 }
 
-const FORMAT: Extractors = {
-  regulation_periods: 'regulation.periods',
-  regulation_display_name: 'regulation.displayName',
-  regulation_slug: 'regulation.slug',
-  overtime_display_name: 'overtime.displayName',
-  overtime_slug: 'overtime.slug',
-  regulation_clock: 'regulation.clock',
-  overtime_clock: 'overtime.clock',
-};
+const FORMAT = byPath([
+  'regulation.periods',
+  'regulation.displayName',
+  'regulation.slug',
+  'regulation.clock',
+  'overtime.displayName',
+  'overtime.slug',
+  'overtime.clock',
+]);
 
-export const ARTICLE_EXTRACTORS: Extractors = {
-  id: 'id',
-  now_id: 'nowId',
-  content_key: 'contentKey',
-  data_source_identifier: 'dataSourceIdentifier',
-  publishedkey: 'publishedkey',
-  type: 'type',
-  game_id: 'gameId',
-  headline: 'headline',
-  description: 'description',
-  link_text: 'linkText',
-  categorized: 'categorized',
-  originally_posted: 'originallyPosted',
-  last_modified: 'lastModified',
-  published: 'published',
-  section: 'section',
-  source: 'source',
-  images: 'images',
-  video: 'video',
-  categories: 'categories',
-  keywords: 'keywords',
-  story: 'story',
-  links_web_href: 'links.web.href',
-  links_mobile_href: 'links.mobile.href',
-  links_api_self_href: 'links.api.self.href',
-  links_app_sportscenter_href: 'links.app.sportscenter.href',
-  premium: 'premium',
-  is_live_blog: 'isLiveBlog',
-  allow_comments: 'allowComments',
-  allow_search: 'allowSearch',
-  allow_content_reactions: 'allowContentReactions',
-};
+export const ARTICLE_EXTRACTORS = byPath([
+  'id',
+  ...NEWS_ID_PATHS,
+  'publishedkey',
+  'type',
+  'gameId',
+  'headline',
+  'description',
+  'linkText',
+  'categorized',
+  'originallyPosted',
+  'lastModified',
+  'published',
+  'section',
+  'source',
+  'images',
+  'video',
+  'categories',
+  'keywords',
+  'story',
+  ...NEWS_LINK_PATHS,
+  'premium',
+  'isLiveBlog',
+  'allowComments',
+  'allowSearch',
+  'allowContentReactions',
+]);
 
 const SUMMARY_INJURIES: Extractors = {
-  injuries: 'injuries',
-  team_id: 'team.id',
-  team_uid: 'team.uid',
-  team_display_name: 'team.displayName',
-  team_abbreviation: 'team.abbreviation',
-  team_links: 'team.links',
-  team_logo: 'team.logo',
+  ...byPath(['injuries', 'team.id', 'team.uid', 'team.displayName', 'team.abbreviation', 'team.links', 'team.logo']),
   team_logos: logosAt('team.logos'),
 };
 

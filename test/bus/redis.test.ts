@@ -72,7 +72,7 @@ describe.skipIf(!redis)('createRedisBus', () => {
       [string, string[]]
     >;
     expect(fields[0]).toBe('e');
-    expect(JSON.parse(fields[1] as string)).toMatchObject({ id: 'mens-401-1', seq: 1 });
+    expect(JSON.parse(fields[1] as string)).toMatchObject({ id: 'mens-401-1-score.changed', seq: 1 });
   });
 
   it('ends a tail with an error when Redis refuses the read instead of retrying forever', async () => {

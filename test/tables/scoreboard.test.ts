@@ -45,7 +45,11 @@ describe('parseScoreboard', () => {
   });
 
   it('has the rank columns only when some team is ranked', () => {
-    const plain = parseOperation('mens_scoreboard', { events: [makeScoreboardEvent()] }, { flavour: 'rows' }) as Json[];
+    const plain = parseOperation(
+      'mens_scoreboard',
+      { events: [makeScoreboardEvent()] },
+      { flavour: 'rows' },
+    ) as Json[];
     expect(Object.keys(plain[0] ?? {})).not.toContain('home_rank');
     expect(Object.keys(plain[0] ?? {})).toEqual(columnsFor('mens_scoreboard'));
     const ranked = makeScoreboardEvent();
