@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
-import { DEFAULT_PREFIX } from '../../workers/queues.js';
 import { openFailedDeliveries } from '../../workers/webhooks/failed.js';
 import { InvalidOptionsError } from '../core/errors.js';
+import { commandGroup } from './command-group.js';
 import { EXIT_FAILURE, EXIT_OK, say } from './fail.js';
 import { checkRedis } from './redis-check.js';
+import { prefixOf, redisOptions, redisUrlOf, type RedisFlags } from './redis-options.js';
 
 /** `courtside webhooks failed|retry`: inspect and re-drive deliveries that used up their attempts. */
-interface WebhooksFlags {
-  redis?: string;
-  prefix?: string;
+interface WebhooksFlags extends RedisFlags {
   json?: boolean;
   limit?: string;
   all?: boolean;
@@ -22,16 +21,16 @@ Examples:
   $ courtside webhooks retry w.3f1c... w.9a07...`;
 
 export function registerWebhooks(program: Command): void {
-  const webhooks = program
-    .command('webhooks')
-    .description('webhook deliveries: list and retry the failed set')
-    .addHelpText('after', EXAMPLES);
-  const common = (cmd: Command): Command =>
-    cmd
-      .option('--redis <url>', 'Redis URL (REDIS_URL, required)')
-      .option('--prefix <prefix>', 'Redis key prefix (COURTSIDE_PREFIX, default courtside:)')
-      .addHelpText('after', EXAMPLES);
-  common(
+  const subcommand = commandGroup(
+    program,
+    {
+      name: 'webhooks',
+      description: 'webhook deliveries: list and retry the failed set',
+      examples: EXAMPLES,
+    },
+    redisOptions,
+  );
+  subcommand((webhooks) =>
     webhooks
       .command('failed')
       .description('List deliveries in the failed set')
@@ -40,7 +39,7 @@ export function registerWebhooks(program: Command): void {
   ).action(async (flags: WebhooksFlags) => {
     process.exitCode = await webhooksFailed(flags);
   });
-  common(
+  subcommand((webhooks) =>
     webhooks
       .command('retry')
       .description('Move failed deliveries back to the queue with fresh attempts')
@@ -56,10 +55,9 @@ async function open(
   flags: WebhooksFlags,
   env: NodeJS.ProcessEnv,
 ): Promise<ReturnType<typeof openFailedDeliveries>> {
-  const redisUrl = flags.redis ?? env.REDIS_URL;
-  if (!redisUrl) throw new InvalidOptionsError('--redis or REDIS_URL is required');
+  const redisUrl = redisUrlOf(flags, env);
   await checkRedis(redisUrl);
-  return openFailedDeliveries({ redisUrl, prefix: flags.prefix ?? env.COURTSIDE_PREFIX ?? DEFAULT_PREFIX });
+  return openFailedDeliveries({ redisUrl, prefix: prefixOf(flags, env) });
 }
 
 function limitOf(flags: WebhooksFlags): number | undefined {

@@ -3,12 +3,13 @@ import type { Command } from 'commander';
 import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { registry } from '../core/metrics.js';
+import { commandGroup } from './command-group.js';
 import { fail } from './fail.js';
 import { checkRedis } from './redis-check.js';
+import { prefixOf, redisOptions, redisUrlOf, type RedisFlags } from './redis-options.js';
 import { exitOnSignals } from './shutdown.js';
 import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/rules-file.js';
 import { createAlertWorker } from '../../workers/alerts/worker.js';
-import { DEFAULT_PREFIX } from '../../workers/queues.js';
 import { createWebhookWorker } from '../../workers/webhooks/worker.js';
 
 /**
@@ -16,12 +17,10 @@ import { createWebhookWorker } from '../../workers/webhooks/worker.js';
  * `alerts` evaluates the rules on `courtside-events` and, unless `--no-webhooks`, also delivers
  * `courtside-webhooks` in the same process; `webhooks` delivers only.
  */
-interface WorkerFlags {
+interface WorkerFlags extends RedisFlags {
   rules?: string;
   concurrency?: string;
   webhookConcurrency?: string;
-  redis?: string;
-  prefix?: string;
   webhooks?: boolean;
   metricsPort?: string;
   logLevel?: string;
@@ -37,23 +36,24 @@ The rules file format is in docs/alerts.md.`;
 // Grace for in-flight jobs on SIGTERM; BullMQ re-queues anything still active after a crash anyway.
 const HARD_EXIT_MS = 10_000;
 
+/** The options both workers take, listed after each one's own. */
+function workerOptions(cmd: Command): Command {
+  const withRules = cmd.option(
+    '--rules <file>',
+    'rules file, JSON or YAML (COURTSIDE_RULES; default: every rule, no subscribers)',
+  );
+  return redisOptions(withRules)
+    .option('--metrics-port <port>', 'serve Prometheus /metrics on this port (default: none)')
+    .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)');
+}
+
 export function registerWorker(program: Command): void {
-  const worker = program
-    .command('worker')
-    .description('run a BullMQ worker process (alerts, webhooks)')
-    .addHelpText('after', EXAMPLES);
-  const common = (cmd: Command): Command =>
-    cmd
-      .option(
-        '--rules <file>',
-        'rules file, JSON or YAML (COURTSIDE_RULES; default: every rule, no subscribers)',
-      )
-      .option('--redis <url>', 'Redis URL (REDIS_URL, required)')
-      .option('--prefix <prefix>', 'Redis key prefix (COURTSIDE_PREFIX, default courtside:)')
-      .option('--metrics-port <port>', 'serve Prometheus /metrics on this port (default: none)')
-      .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
-      .addHelpText('after', EXAMPLES);
-  common(
+  const subcommand = commandGroup(
+    program,
+    { name: 'worker', description: 'run a BullMQ worker process (alerts, webhooks)', examples: EXAMPLES },
+    workerOptions,
+  );
+  subcommand((worker) =>
     worker
       .command('alerts')
       .description('Evaluate alert rules on courtside-events; deliver webhooks unless --no-webhooks')
@@ -63,7 +63,7 @@ export function registerWorker(program: Command): void {
   ).action(async (flags: WorkerFlags) => {
     await runWorker('alerts', flags);
   });
-  common(
+  subcommand((worker) =>
     worker
       .command('webhooks')
       .description('Deliver courtside-webhooks jobs (signed POSTs with retries)')
@@ -94,9 +94,7 @@ export async function runWorker(
   let webhookConcurrency: number | undefined;
   let metricsPort: number | undefined;
   try {
-    const url = flags.redis ?? env.REDIS_URL;
-    if (!url) throw new InvalidOptionsError('--redis or REDIS_URL is required');
-    redisUrl = url;
+    redisUrl = redisUrlOf(flags, env);
     const rules = flags.rules ?? env.COURTSIDE_RULES;
     config = rules ? await readRules(rules) : defaultAlertsConfig();
     concurrency = positive('concurrency', flags.concurrency);
@@ -109,7 +107,7 @@ export async function runWorker(
     return undefined;
   }
   const logger = createLogger({ level: flags.logLevel, name: `courtside-worker-${kind}` });
-  const prefix = flags.prefix ?? env.COURTSIDE_PREFIX ?? DEFAULT_PREFIX;
+  const prefix = prefixOf(flags, env);
   let metrics: Server | undefined;
   try {
     metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);

@@ -7,6 +7,16 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export const registry = new Registry();
 
+/** A counter or gauge registered on `registry` only, never on prom-client's global registry. */
+function registered<L extends string, M>(
+  Metric: new (config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }) => M,
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+): M {
+  return new Metric({ name, help, labelNames, registers: [registry] });
+}
+
 let processMetricsStarted = false;
 
 /**
@@ -21,25 +31,25 @@ export function startProcessMetrics(): void {
   collectDefaultMetrics({ register: registry, prefix: 'courtside_' });
 }
 
-export const upstreamRequests = new Counter({
-  name: 'courtside_upstream_requests_total',
-  help: 'Requests sent upstream, by operation and HTTP status (or error code)',
-  labelNames: ['operation', 'status'] as const,
-  registers: [registry],
-});
+export const upstreamRequests = registered(
+  Counter,
+  'courtside_upstream_requests_total',
+  'Requests sent upstream, by operation and HTTP status (or error code)',
+  ['operation', 'status'],
+);
 
-export const upstreamCacheHits = new Counter({
-  name: 'courtside_upstream_cache_hits_total',
-  help: 'Calls answered from the TTL cache or joined to an in-flight identical request',
-  labelNames: ['operation', 'kind'] as const,
-  registers: [registry],
-});
+export const upstreamCacheHits = registered(
+  Counter,
+  'courtside_upstream_cache_hits_total',
+  'Calls answered from the TTL cache or joined to an in-flight identical request',
+  ['operation', 'kind'],
+);
 
-export const upstreamCacheBytes = new Gauge({
-  name: 'courtside_upstream_cache_bytes',
-  help: 'Bytes of upstream bodies (decoded JSON) the response cache holds',
-  registers: [registry],
-});
+export const upstreamCacheBytes = registered(
+  Gauge,
+  'courtside_upstream_cache_bytes',
+  'Bytes of upstream bodies (decoded JSON) the response cache holds',
+);
 
 export const pollLag = new Histogram({
   name: 'courtside_poll_lag_seconds',
@@ -49,82 +59,75 @@ export const pollLag = new Histogram({
   registers: [registry],
 });
 
-export const pollErrors = new Counter({
-  name: 'courtside_poll_errors_total',
-  help: 'Failed polls, by league, poller and error code',
-  labelNames: ['league', 'poller', 'code'] as const,
-  registers: [registry],
-});
+export const pollErrors = registered(
+  Counter,
+  'courtside_poll_errors_total',
+  'Failed polls, by league, poller and error code',
+  ['league', 'poller', 'code'],
+);
 
-export const trackedGames = new Gauge({
-  name: 'courtside_tracked_games',
-  help: 'Games tracked by this instance, by league and state',
-  labelNames: ['league', 'state'] as const,
-  registers: [registry],
-});
+export const trackedGames = registered(
+  Gauge,
+  'courtside_tracked_games',
+  'Games tracked by this instance, by league and state',
+  ['league', 'state'],
+);
 
-export const eventsEmitted = new Counter({
-  name: 'courtside_events_total',
-  help: 'Events produced by this instance, by type',
-  labelNames: ['type'] as const,
-  registers: [registry],
-});
+export const eventsEmitted = registered(
+  Counter,
+  'courtside_events_total',
+  'Events produced by this instance, by type',
+  ['type'],
+);
 
-export const wsConnections = new Gauge({
-  name: 'courtside_ws_connections',
-  help: 'Open WebSocket connections',
-  registers: [registry],
-});
+export const wsConnections = registered(Gauge, 'courtside_ws_connections', 'Open WebSocket connections');
 
-export const sseConnections = new Gauge({
-  name: 'courtside_sse_connections',
-  help: 'Open Server-Sent Events connections',
-  registers: [registry],
-});
+export const sseConnections = registered(
+  Gauge,
+  'courtside_sse_connections',
+  'Open Server-Sent Events connections',
+);
 
-export const framesSent = new Counter({
-  name: 'courtside_frames_sent_total',
-  help: 'Frames written to WebSocket and SSE clients, by kind',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-});
+export const framesSent = registered(
+  Counter,
+  'courtside_frames_sent_total',
+  'Frames written to WebSocket and SSE clients, by kind',
+  ['kind'],
+);
 
-export const clientsDropped = new Counter({
-  name: 'courtside_clients_dropped_total',
-  help: 'Clients closed by the server, by reason (slow_consumer, heartbeat, limit)',
-  labelNames: ['reason'] as const,
-  registers: [registry],
-});
+export const clientsDropped = registered(
+  Counter,
+  'courtside_clients_dropped_total',
+  'Clients closed by the server, by reason (slow_consumer, heartbeat, limit)',
+  ['reason'],
+);
 
-export const queueDepth = new Gauge({
-  name: 'courtside_queue_depth',
-  help: 'Jobs waiting in a BullMQ queue, or held in the local buffer while Redis is away',
-  labelNames: ['queue'] as const,
-  registers: [registry],
-});
+export const queueDepth = registered(
+  Gauge,
+  'courtside_queue_depth',
+  'Jobs waiting in a BullMQ queue, or held in the local buffer while Redis is away',
+  ['queue'],
+);
 
-export const jobsDropped = new Counter({
-  name: 'courtside_jobs_dropped_total',
-  help: 'Jobs dropped because the local buffer was full while Redis was unreachable',
-  registers: [registry],
-});
+export const jobsDropped = registered(
+  Counter,
+  'courtside_jobs_dropped_total',
+  'Jobs dropped because the local buffer was full while Redis was unreachable',
+);
 
-export const alertsStale = new Counter({
-  name: 'courtside_alerts_stale_total',
-  help: 'Alerts not sent because their moment was older than the staleness horizon',
-  registers: [registry],
-});
+export const alertsStale = registered(
+  Counter,
+  'courtside_alerts_stale_total',
+  'Alerts not sent because their moment was older than the staleness horizon',
+);
 
-export const alertsFired = new Counter({
-  name: 'courtside_alerts_total',
-  help: 'Alerts produced, by rule',
-  labelNames: ['rule'] as const,
-  registers: [registry],
-});
+export const alertsFired = registered(Counter, 'courtside_alerts_total', 'Alerts produced, by rule', [
+  'rule',
+]);
 
-export const webhookDeliveries = new Counter({
-  name: 'courtside_webhook_deliveries_total',
-  help: 'Webhook delivery attempts, by outcome (delivered, failed, refused)',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
+export const webhookDeliveries = registered(
+  Counter,
+  'courtside_webhook_deliveries_total',
+  'Webhook delivery attempts, by outcome (delivered, failed, refused)',
+  ['outcome'],
+);

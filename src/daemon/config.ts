@@ -61,34 +61,10 @@ export const DEFAULT_FINISHED_GAME_TTL_S = 86_400;
 // Below this a busy evening's slate would be trimmed before reconnecting clients could resume.
 export const MIN_RETENTION = 100;
 
-interface Source {
-  env: string;
-  flag: keyof ConfigFlags;
-  flagName: string;
+/** A flag as typed on the command line: commander's camelCase name back in kebab case (`--summary-interval`). */
+function flagName(flag: keyof ConfigFlags): string {
+  return `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
-
-const SOURCES = {
-  upstream: { env: 'COURTSIDE_UPSTREAM', flag: 'upstream', flagName: '--upstream' },
-  port: { env: 'PORT', flag: 'port', flagName: '--port' },
-  host: { env: 'HOST', flag: 'host', flagName: '--host' },
-  redisUrl: { env: 'REDIS_URL', flag: 'redis', flagName: '--redis' },
-  prefix: { env: 'COURTSIDE_PREFIX', flag: 'prefix', flagName: '--prefix' },
-  leagues: { env: 'COURTSIDE_LEAGUES', flag: 'leagues', flagName: '--leagues' },
-  summaryIntervalMs: {
-    env: 'COURTSIDE_SUMMARY_INTERVAL_MS',
-    flag: 'summaryInterval',
-    flagName: '--summary-interval',
-  },
-  tokens: { env: 'COURTSIDE_TOKENS', flag: 'tokens', flagName: '--tokens' },
-  origins: { env: 'COURTSIDE_ORIGINS', flag: 'origins', flagName: '--origins' },
-  retention: { env: 'COURTSIDE_RETENTION', flag: 'retention', flagName: '--retention' },
-  finishedGameTtlS: {
-    env: 'COURTSIDE_FINISHED_GAME_TTL',
-    flag: 'finishedGameTtl',
-    flagName: '--finished-game-ttl',
-  },
-  logLevel: { env: 'LOG_LEVEL', flag: 'logLevel', flagName: '--log-level' },
-} as const satisfies Record<keyof Config, Source>;
 
 const list = (text: string): string[] =>
   text
@@ -115,71 +91,121 @@ const intIn = (min: number, max: number, form: string) =>
     .transform(Number)
     .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, form);
 
-const FIELDS = {
-  upstream: httpUrl,
-  port: intIn(0, 65535, 'an integer port 0-65535 (0 picks a free port)'),
-  host: z.string().regex(/^[A-Za-z0-9.:[\]-]+$/, 'a host name or IP address, e.g. 0.0.0.0 or 127.0.0.1'),
-  redisUrl: z.string().refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'redis:' || u.protocol === 'rediss:';
-    } catch {
-      return false;
-    }
-  }, 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379'),
-  prefix: z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, 'up to 64 letters, digits or : . _ -, e.g. courtside:'),
-  leagues: z
-    .string()
-    .transform(list)
-    .refine(
-      (ls) => ls.length > 0 && ls.every((l) => (LEAGUES as readonly string[]).includes(l)),
-      `a comma-separated list of ${LEAGUES.join(', ')}`,
-    )
-    .transform((ls) => [...new Set(ls)] as League[]),
-  summaryIntervalMs: intIn(
-    MIN_SUMMARY_INTERVAL_MS,
-    3_600_000,
-    `an integer number of milliseconds, at least ${MIN_SUMMARY_INTERVAL_MS}`,
-  ),
-  tokens: z
-    .string()
-    .transform(list)
-    .refine((ts) => ts.every((t) => /^[\x21-\x7e]+$/.test(t) && !t.includes(',')), {
-      message: 'a comma-separated list of tokens of printable ASCII without spaces',
-    }),
-  origins: z
-    .string()
-    .transform(list)
-    .refine(
-      (os) =>
-        os.every((o) => {
-          try {
-            return new URL(o).origin === o;
-          } catch {
-            return false;
-          }
-        }),
-      'a comma-separated list of origins like https://example.com (scheme, host, optional port; no path)',
-    ),
-  retention: intIn(MIN_RETENTION, 100_000_000, `an integer number of events, at least ${MIN_RETENTION}`),
-  finishedGameTtlS: intIn(60, 366 * 86_400, 'an integer number of seconds from 60 to 31622400'),
-  logLevel: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }),
-} satisfies Record<keyof Config, z.ZodType>;
+/** Each field: its environment variable, its flag, its default (as text) and its rule. */
+interface Field {
+  env: string;
+  flag: keyof ConfigFlags;
+  default: string | undefined;
+  schema: z.ZodType;
+}
 
-const DEFAULTS: { [K in keyof Config]: string | undefined } = {
-  upstream: DEFAULT_UPSTREAM,
-  port: String(DEFAULT_PORT),
-  host: DEFAULT_HOST,
-  redisUrl: undefined,
-  prefix: DEFAULT_PREFIX,
-  leagues: LEAGUES.join(','),
-  summaryIntervalMs: String(DEFAULT_SUMMARY_INTERVAL_MS),
-  tokens: '',
-  origins: '',
-  retention: String(DEFAULT_RETENTION),
-  finishedGameTtlS: String(DEFAULT_FINISHED_GAME_TTL_S),
-  logLevel: 'info',
-};
+const FIELDS = {
+  upstream: { env: 'COURTSIDE_UPSTREAM', flag: 'upstream', default: DEFAULT_UPSTREAM, schema: httpUrl },
+  port: {
+    env: 'PORT',
+    flag: 'port',
+    default: String(DEFAULT_PORT),
+    schema: intIn(0, 65535, 'an integer port 0-65535 (0 picks a free port)'),
+  },
+  host: {
+    env: 'HOST',
+    flag: 'host',
+    default: DEFAULT_HOST,
+    schema: z.string().regex(/^[A-Za-z0-9.:[\]-]+$/, 'a host name or IP address, e.g. 0.0.0.0 or 127.0.0.1'),
+  },
+  redisUrl: {
+    env: 'REDIS_URL',
+    flag: 'redis',
+    default: undefined,
+    schema: z.string().refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'redis:' || u.protocol === 'rediss:';
+      } catch {
+        return false;
+      }
+    }, 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379'),
+  },
+  prefix: {
+    env: 'COURTSIDE_PREFIX',
+    flag: 'prefix',
+    default: DEFAULT_PREFIX,
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9:._-]{1,64}$/, 'up to 64 letters, digits or : . _ -, e.g. courtside:'),
+  },
+  leagues: {
+    env: 'COURTSIDE_LEAGUES',
+    flag: 'leagues',
+    default: LEAGUES.join(','),
+    schema: z
+      .string()
+      .transform(list)
+      .refine(
+        (ls) => ls.length > 0 && ls.every((l) => (LEAGUES as readonly string[]).includes(l)),
+        `a comma-separated list of ${LEAGUES.join(', ')}`,
+      )
+      .transform((ls) => [...new Set(ls)] as League[]),
+  },
+  summaryIntervalMs: {
+    env: 'COURTSIDE_SUMMARY_INTERVAL_MS',
+    flag: 'summaryInterval',
+    default: String(DEFAULT_SUMMARY_INTERVAL_MS),
+    schema: intIn(
+      MIN_SUMMARY_INTERVAL_MS,
+      3_600_000,
+      `an integer number of milliseconds, at least ${MIN_SUMMARY_INTERVAL_MS}`,
+    ),
+  },
+  tokens: {
+    env: 'COURTSIDE_TOKENS',
+    flag: 'tokens',
+    default: '',
+    schema: z
+      .string()
+      .transform(list)
+      .refine((ts) => ts.every((t) => /^[\x21-\x7e]+$/.test(t) && !t.includes(',')), {
+        message: 'a comma-separated list of tokens of printable ASCII without spaces',
+      }),
+  },
+  origins: {
+    env: 'COURTSIDE_ORIGINS',
+    flag: 'origins',
+    default: '',
+    schema: z
+      .string()
+      .transform(list)
+      .refine(
+        (os) =>
+          os.every((o) => {
+            try {
+              return new URL(o).origin === o;
+            } catch {
+              return false;
+            }
+          }),
+        'a comma-separated list of origins like https://example.com (scheme, host, optional port; no path)',
+      ),
+  },
+  retention: {
+    env: 'COURTSIDE_RETENTION',
+    flag: 'retention',
+    default: String(DEFAULT_RETENTION),
+    schema: intIn(MIN_RETENTION, 100_000_000, `an integer number of events, at least ${MIN_RETENTION}`),
+  },
+  finishedGameTtlS: {
+    env: 'COURTSIDE_FINISHED_GAME_TTL',
+    flag: 'finishedGameTtl',
+    default: String(DEFAULT_FINISHED_GAME_TTL_S),
+    schema: intIn(60, 366 * 86_400, 'an integer number of seconds from 60 to 31622400'),
+  },
+  logLevel: {
+    env: 'LOG_LEVEL',
+    flag: 'logLevel',
+    default: 'info',
+    schema: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }),
+  },
+} satisfies Record<keyof Config, Field>;
 
 /**
  * Reads the configuration: each field from its flag when given, else its environment variable
@@ -192,26 +218,26 @@ export function loadConfig(
   const flags = options.flags ?? {};
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(FIELDS) as Array<keyof Config>) {
-    const source: Source = SOURCES[key];
-    const flagValue = flags[source.flag];
-    const envValue = env[source.env];
+    const field: Field = FIELDS[key];
+    const flagValue = flags[field.flag];
+    const envValue = env[field.env];
     let raw: string | undefined;
     let from: string;
     if (flagValue !== undefined) {
       raw = String(flagValue);
-      from = source.flagName;
+      from = flagName(field.flag);
     } else if (envValue !== undefined && envValue !== '') {
       raw = envValue;
-      from = source.env;
+      from = field.env;
     } else {
-      raw = DEFAULTS[key];
-      from = `${source.env} (default)`;
+      raw = field.default;
+      from = `${field.env} (default)`;
     }
     if (raw === undefined) {
       out[key] = undefined;
       continue;
     }
-    const parsed = (FIELDS[key] as z.ZodType).safeParse(raw.trim());
+    const parsed = field.schema.safeParse(raw.trim());
     if (!parsed.success) {
       const expected = parsed.error.issues[0]?.message ?? 'a valid value';
       throw new InvalidConfigError(from, `invalid value ${JSON.stringify(raw)}; expected ${expected}`);

@@ -92,77 +92,36 @@ const NEWS_TTL = 5 * MINUTE;
 const REFERENCE_TTL = HOUR;
 
 export const SUFFIXES: readonly SuffixSpec[] = [
-  {
-    suffix: 'scoreboard',
-    leagues: BOTH,
-    path: `${SITE}/scoreboard`,
-    pathParams: [],
-    queryParams: [q('dates'), q('week'), q('season_type', 'seasontype'), q('groups'), q('limit')],
-    result: 'scoreboard',
-    ttlMs: SCOREBOARD_TTL,
-  },
-  {
-    suffix: 'summary',
-    leagues: BOTH,
-    path: `${SITE}/summary`,
-    pathParams: [],
-    queryParams: [q('event_id', 'event')],
-    result: 'summary',
-    ttlMs: LIVE_TTL,
-  },
-  suffix('calendar', BOTH, '/calendar', [], [], 'generic_items', REFERENCE_TTL),
-  suffix('news', BOTH, '/news', [], [q('limit')], 'news', NEWS_TTL),
-  suffix('injuries', BOTH, '/injuries', [], [], 'injuries', NEWS_TTL),
-  suffix('transactions', BOTH, '/transactions', [], [], 'generic_items', NEWS_TTL),
-  suffix('conferences', BOTH, '/groups', [], [], 'generic_groups', REFERENCE_TTL),
-  suffix('statistics_league', BOTH, '/statistics', [], [], 'generic_items', REFERENCE_TTL),
-  suffix('draft', BOTH, '/draft', [], [], 'generic_items', REFERENCE_TTL),
-  suffix('teams_site', BOTH, '/teams', [], [q('limit')], 'teams', REFERENCE_TTL),
-  suffix('team', BOTH, '/teams/{team_id}', ['team_id'], [], 'single_entity', REFERENCE_TTL),
-  suffix('team_roster', BOTH, '/teams/{team_id}/roster', ['team_id'], [], 'roster', REFERENCE_TTL),
   suffix(
-    'team_schedule',
+    'scoreboard',
     BOTH,
-    '/teams/{team_id}/schedule',
-    ['team_id'],
-    [q('season')],
-    'schedule',
-    REFERENCE_TTL,
+    '/scoreboard',
+    [q('dates'), q('week'), q('season_type', 'seasontype'), q('groups'), q('limit')],
+    'scoreboard',
+    SCOREBOARD_TTL,
   ),
-  suffix('team_record', BOTH, '/teams/{team_id}/record', ['team_id'], [], 'generic_items', REFERENCE_TTL),
-  suffix(
-    'team_depthcharts',
-    BOTH,
-    '/teams/{team_id}/depthcharts',
-    ['team_id'],
-    [],
-    'generic_items',
-    REFERENCE_TTL,
-  ),
-  suffix('team_injuries', BOTH, '/teams/{team_id}/injuries', ['team_id'], [], 'injuries', NEWS_TTL),
-  suffix(
-    'team_transactions',
-    BOTH,
-    '/teams/{team_id}/transactions',
-    ['team_id'],
-    [],
-    'generic_items',
-    NEWS_TTL,
-  ),
-  suffix('team_history', BOTH, '/teams/{team_id}/history', ['team_id'], [], 'generic_items', REFERENCE_TTL),
-  suffix('team_news', BOTH, '/teams/{team_id}/news', ['team_id'], [q('limit')], 'news', NEWS_TTL),
-  suffix('team_leaders', BOTH, '/teams/{team_id}/leaders', ['team_id'], [], 'generic_items', REFERENCE_TTL),
-  suffix('player_info', MENS, '/athletes/{athlete_id}', ['athlete_id'], [], 'single_entity', REFERENCE_TTL),
-  suffix(
-    'player_bio',
-    MENS,
-    '/athletes/{athlete_id}/bio',
-    ['athlete_id'],
-    [],
-    'single_entity',
-    REFERENCE_TTL,
-  ),
-  suffix('player_news', MENS, '/athletes/{athlete_id}/news', ['athlete_id'], [], 'news', NEWS_TTL),
+  suffix('summary', BOTH, '/summary', [q('event_id', 'event')], 'summary', LIVE_TTL),
+  suffix('calendar', BOTH, '/calendar', [], 'generic_items', REFERENCE_TTL),
+  suffix('news', BOTH, '/news', [q('limit')], 'news', NEWS_TTL),
+  suffix('injuries', BOTH, '/injuries', [], 'injuries', NEWS_TTL),
+  suffix('transactions', BOTH, '/transactions', [], 'generic_items', NEWS_TTL),
+  suffix('conferences', BOTH, '/groups', [], 'generic_groups', REFERENCE_TTL),
+  suffix('statistics_league', BOTH, '/statistics', [], 'generic_items', REFERENCE_TTL),
+  suffix('draft', BOTH, '/draft', [], 'generic_items', REFERENCE_TTL),
+  suffix('teams_site', BOTH, '/teams', [q('limit')], 'teams', REFERENCE_TTL),
+  suffix('team', BOTH, '/teams/{team_id}', [], 'single_entity', REFERENCE_TTL),
+  suffix('team_roster', BOTH, '/teams/{team_id}/roster', [], 'roster', REFERENCE_TTL),
+  suffix('team_schedule', BOTH, '/teams/{team_id}/schedule', [q('season')], 'schedule', REFERENCE_TTL),
+  suffix('team_record', BOTH, '/teams/{team_id}/record', [], 'generic_items', REFERENCE_TTL),
+  suffix('team_depthcharts', BOTH, '/teams/{team_id}/depthcharts', [], 'generic_items', REFERENCE_TTL),
+  suffix('team_injuries', BOTH, '/teams/{team_id}/injuries', [], 'injuries', NEWS_TTL),
+  suffix('team_transactions', BOTH, '/teams/{team_id}/transactions', [], 'generic_items', NEWS_TTL),
+  suffix('team_history', BOTH, '/teams/{team_id}/history', [], 'generic_items', REFERENCE_TTL),
+  suffix('team_news', BOTH, '/teams/{team_id}/news', [q('limit')], 'news', NEWS_TTL),
+  suffix('team_leaders', BOTH, '/teams/{team_id}/leaders', [], 'generic_items', REFERENCE_TTL),
+  suffix('player_info', MENS, '/athletes/{athlete_id}', [], 'single_entity', REFERENCE_TTL),
+  suffix('player_bio', MENS, '/athletes/{athlete_id}/bio', [], 'single_entity', REFERENCE_TTL),
+  suffix('player_news', MENS, '/athletes/{athlete_id}/news', [], 'news', NEWS_TTL),
   {
     suffix: 'standings',
     leagues: MENS,
@@ -175,16 +134,26 @@ export const SUFFIXES: readonly SuffixSpec[] = [
   },
 ];
 
+/** A suffix under the site tree; its path parameters are the placeholders of its path, in order. */
 function suffix(
   name: Suffix,
   leagues: readonly League[],
   tail: string,
-  pathParams: readonly ParamName[],
   queryParams: readonly QueryParamSpec[],
   result: ResultKind,
   ttlMs: number,
 ): SuffixSpec {
-  return { suffix: name, leagues, path: `${SITE}${tail}`, pathParams, queryParams, result, ttlMs };
+  const path = `${SITE}${tail}`;
+  return { suffix: name, leagues, path, pathParams: placeholders(path), queryParams, result, ttlMs };
+}
+
+function placeholders(path: string): ParamName[] {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string).filter((n) => n !== 'league');
+  for (const name of names) {
+    // A programming error in the table above, caught when the module loads.
+    if (!Object.hasOwn(PARAM_RULES, name)) throw new Error(`operations: unknown path parameter {${name}}`);
+  }
+  return names as ParamName[];
 }
 
 export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(

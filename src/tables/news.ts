@@ -1,22 +1,15 @@
 import type { League } from '../core/leagues.js';
 import { arr, obj } from './cells.js';
-import { byPath, extract } from './extract.js';
+import { byPath, extract, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
 import type { Frame, Layout } from './frame.js';
 
-/** Paths of the runs of columns every news table shares (with the article). */
-export const NEWS_ID_PATHS = ['nowId', 'contentKey', 'dataSourceIdentifier'] as const;
-export const NEWS_LINK_PATHS = [
-  'links.web.href',
-  'links.mobile.href',
-  'links.api.self.href',
-  'links.app.sportscenter.href',
-] as const;
-
 /** Every news column of either league (and the summary's news); each table takes its own subset. */
-export const NEWS_EXTRACTORS = byPath([
+export const NEWS_EXTRACTORS: Extractors = byPath([
   'id',
-  ...NEWS_ID_PATHS,
+  'nowId',
+  'contentKey',
+  'dataSourceIdentifier',
   'type',
   'headline',
   'description',
@@ -25,7 +18,10 @@ export const NEWS_EXTRACTORS = byPath([
   'images',
   'categories',
   'byline',
-  ...NEWS_LINK_PATHS,
+  'links.web.href',
+  'links.mobile.href',
+  'links.api.self.href',
+  'links.app.sportscenter.href',
   'premium',
   'links.web.self.href',
   'links.web.self.dsi.href',

@@ -1,13 +1,20 @@
 import type { Table } from 'apache-arrow';
 import { InvalidOptionsError } from '../core/errors.js';
 import type { League } from '../core/leagues.js';
-import { getOperation, OPERATIONS, type OperationSpec } from '../espn/operations.js';
+import { getOperation, OPERATIONS, type OperationSpec, type ResultKind } from '../espn/operations.js';
 import { toCsv } from './csv.js';
 import { fixedFrame } from './fixed.js';
 import { frameToArrow, frameToRows, type Frame, type Layout } from './frame.js';
 import { genericOperationFrame } from './generic.js';
 import { newsFrame } from './news.js';
-import { injuriesFrame, rosterFrame, scheduleFrame, standingsFrame, teamsFrame } from './reference.js';
+import {
+  injuriesFrame,
+  rosterFrame,
+  rosterTable,
+  scheduleFrame,
+  standingsFrame,
+  teamsFrame,
+} from './reference.js';
 import {
   SUMMARY_TABLE_NAMES,
   SUMMARY_TABLES,
@@ -76,27 +83,30 @@ export function checkSummaryTable(
   return table as SummaryTableName | undefined;
 }
 
+interface FixedParser {
+  table(league: League): TableName;
+  frame(raw: unknown, league: League, layout: Layout): Frame;
+}
+
+/** The single-table result kinds with a declared schema: each one's table and parser. */
+const FIXED_RESULTS: Partial<Record<ResultKind, FixedParser>> = {
+  scoreboard: {
+    table: () => 'scoreboard',
+    frame: (raw, league) =>
+      fixedFrame('scoreboard', league, { rows: parseScoreboard(raw, league) as unknown as Row[] }),
+  },
+  news: { table: () => 'news', frame: newsFrame },
+  injuries: { table: () => 'injuries', frame: injuriesFrame },
+  teams: { table: () => 'teams', frame: teamsFrame },
+  roster: { table: rosterTable, frame: rosterFrame },
+  schedule: { table: () => 'schedule', frame: scheduleFrame },
+  standings: { table: () => 'standings', frame: standingsFrame },
+};
+
 /** The frame of a single-table operation. */
 function operationFrame(operation: OperationSpec, raw: unknown, layout: Layout): Frame {
-  const league: League = operation.league;
-  switch (operation.result) {
-    case 'scoreboard':
-      return fixedFrame('scoreboard', league, { rows: parseScoreboard(raw, league) as unknown as Row[] });
-    case 'news':
-      return newsFrame(raw, league, layout);
-    case 'injuries':
-      return injuriesFrame(raw, league, layout);
-    case 'teams':
-      return teamsFrame(raw, league, layout);
-    case 'roster':
-      return rosterFrame(raw, league, layout);
-    case 'schedule':
-      return scheduleFrame(raw, league, layout);
-    case 'standings':
-      return standingsFrame(raw, league, layout);
-    default:
-      return genericOperationFrame(operation.suffix, raw);
-  }
+  const fixed = FIXED_RESULTS[operation.result];
+  return fixed ? fixed.frame(raw, operation.league, layout) : genericOperationFrame(operation.suffix, raw);
 }
 
 /**
@@ -155,16 +165,7 @@ export function columnsFor(operationName: string, table?: string): readonly stri
     if (table === undefined || !isSummaryTable(table)) return undefined;
     name = SUMMARY_TABLES[table];
   } else {
-    const fixed: Partial<Record<OperationSpec['result'], TableName>> = {
-      scoreboard: 'scoreboard',
-      news: 'news',
-      injuries: 'injuries',
-      teams: 'teams',
-      roster: operation.league === 'mens' ? 'roster_mens' : 'roster_womens',
-      schedule: 'schedule',
-      standings: 'standings',
-    };
-    name = fixed[operation.result];
+    name = FIXED_RESULTS[operation.result]?.table(operation.league);
   }
   if (!name) return undefined;
   return tableColumns(name, operation.league)

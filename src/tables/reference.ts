@@ -1,9 +1,9 @@
 import type { League } from '../core/leagues.js';
 import { arr, isObject, obj, snakeCase, toColour, toLogoList, toSeasonYear } from './cells.js';
-import { extract, logosAt, type Extractors } from './extract.js';
+import { byPath, extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
 import type { Frame, Layout } from './frame.js';
-import { STANDINGS_VALUE_COLUMNS } from './schema.js';
+import { STANDINGS_RECORD_COLUMNS, STANDINGS_VALUE_COLUMNS } from './schema.js';
 
 /** Injuries, team list, roster, team schedule and standings: the fixed reference tables. */
 
@@ -55,20 +55,25 @@ export function injuriesFrame(raw: unknown, league: League, layout: Layout = 'ro
 }
 
 const TEAMS: Extractors = {
-  team_abbreviation: 'abbreviation',
+  ...byPath(
+    [
+      'abbreviation',
+      'displayName',
+      'id',
+      'location',
+      'name',
+      'nickname',
+      'shortDisplayName',
+      'slug',
+      'uid',
+      'isActive',
+      'isAllStar',
+    ],
+    { prefix: 'team' },
+  ),
   team_alternate_color: (t) => toColour(t.alternateColor),
   team_color: (t) => toColour(t.color),
-  team_display_name: 'displayName',
-  team_id: 'id',
-  team_location: 'location',
   team_logos: logosAt('logos'),
-  team_name: 'name',
-  team_nickname: 'nickname',
-  team_short_display_name: 'shortDisplayName',
-  team_slug: 'slug',
-  team_uid: 'uid',
-  team_is_active: 'isActive',
-  team_is_all_star: 'isAllStar',
 };
 
 /** Teams list: `sports[].leagues[].teams[].team`, one row per team. */
@@ -90,74 +95,81 @@ export function teamsFrame(raw: unknown, league: League, layout: Layout = 'rows'
 }
 
 const ROSTER: Extractors = {
-  id: 'id',
-  uid: 'uid',
-  guid: 'guid',
-  first_name: 'firstName',
-  last_name: 'lastName',
-  full_name: 'fullName',
-  display_name: 'displayName',
-  short_name: 'shortName',
-  display_weight: 'displayWeight',
-  display_height: 'displayHeight',
-  date_of_birth: 'dateOfBirth',
-  links: 'links',
-  slug: 'slug',
-  jersey: 'jersey',
-  injuries: 'injuries',
-  teams: 'teams',
-  contracts: 'contracts',
-  alternate_ids_sdr: 'alternateIds.sdr',
-  birth_place_city: 'birthPlace.city',
-  birth_place_state: 'birthPlace.state',
-  birth_place_country: 'birthPlace.country',
-  college_id: 'college.id',
-  college_guid: 'college.guid',
-  college_mascot: 'college.mascot',
-  college_name: 'college.name',
-  college_short_name: 'college.shortName',
-  college_abbrev: 'college.abbrev',
-  college_logos: 'college.logos',
-  headshot_href: 'headshot.href',
-  headshot_alt: 'headshot.alt',
-  position_id: 'position.id',
-  position_name: 'position.name',
-  position_display_name: 'position.displayName',
-  position_abbreviation: 'position.abbreviation',
-  contract_season_start_date: 'contract.season.startDate',
-  contract_season_end_date: 'contract.season.endDate',
-  status_id: 'status.id',
-  status_name: 'status.name',
-  status_type: 'status.type',
-  status_abbreviation: 'status.abbreviation',
-  citizenship: 'citizenship',
-  hand_type: 'hand.type',
-  hand_abbreviation: 'hand.abbreviation',
-  hand_display_value: 'hand.displayValue',
-  weight: 'weight',
-  height: 'height',
-  debut_year: 'debutYear',
-  contract_trade_kicker_percentage: 'contract.tradeKicker.percentage',
-  age: 'age',
-  experience_years: 'experience.years',
-  contract_bird_status: 'contract.birdStatus',
-  contract_incoming_trade_value: 'contract.incomingTradeValue',
-  contract_outgoing_trade_value: 'contract.outgoingTradeValue',
-  contract_option_type: 'contract.optionType',
-  contract_salary: 'contract.salary',
-  contract_salary_remaining: 'contract.salaryRemaining',
-  contract_years_remaining: 'contract.yearsRemaining',
+  ...byPath([
+    'id',
+    'uid',
+    'guid',
+    'firstName',
+    'lastName',
+    'fullName',
+    'displayName',
+    'shortName',
+    'displayWeight',
+    'displayHeight',
+    'weight',
+    'height',
+    'age',
+    'dateOfBirth',
+    'links',
+    'slug',
+    'jersey',
+    'injuries',
+    'teams',
+    'contracts',
+    'alternateIds.sdr',
+    'birthPlace.city',
+    'birthPlace.state',
+    'birthPlace.country',
+    'citizenship',
+    'debutYear',
+    'experience.years',
+    'headshot.href',
+    'headshot.alt',
+    'hand.type',
+    'hand.abbreviation',
+    'hand.displayValue',
+    'status.id',
+    'status.name',
+    'status.type',
+    'status.abbreviation',
+    'college.id',
+    'college.guid',
+    'college.mascot',
+    'college.name',
+    'college.shortName',
+    'college.abbrev',
+    'college.logos',
+    'position.id',
+    'position.name',
+    'position.displayName',
+    'position.abbreviation',
+    'position.leaf',
+  ]),
+  ...byPath(
+    [
+      'season.startDate',
+      'season.endDate',
+      'birdStatus',
+      'incomingTradeValue',
+      'outgoingTradeValue',
+      'optionType',
+      'salary',
+      'salaryRemaining',
+      'yearsRemaining',
+      'tradeKicker.percentage',
+      'tradeKicker.value',
+      'tradeKicker.tradeValue',
+      'tradeKicker.active',
+      'baseYearCompensation.active',
+      'poisonPillProvision.active',
+      'minimumSalaryException',
+      'tradeRestriction',
+      'unsignedForeignPick',
+      'active',
+    ],
+    { prefix: 'contract', under: 'contract' },
+  ),
   contract_season_year: (a) => toSeasonYear(obj(obj(a.contract).season).year),
-  contract_trade_kicker_value: 'contract.tradeKicker.value',
-  contract_trade_kicker_trade_value: 'contract.tradeKicker.tradeValue',
-  position_leaf: 'position.leaf',
-  contract_base_year_compensation_active: 'contract.baseYearCompensation.active',
-  contract_poison_pill_provision_active: 'contract.poisonPillProvision.active',
-  contract_minimum_salary_exception: 'contract.minimumSalaryException',
-  contract_trade_kicker_active: 'contract.tradeKicker.active',
-  contract_trade_restriction: 'contract.tradeRestriction',
-  contract_unsigned_foreign_pick: 'contract.unsignedForeignPick',
-  contract_active: 'contract.active',
 };
 
 /** Roster athletes: `athletes[]`, or, where upstream groups them by position, `athletes[].items[]`. */
@@ -171,55 +183,60 @@ function rosterItems(raw: unknown): unknown[] {
   return items;
 }
 
+/** The roster table of a league: the two leagues' rosters have different columns. */
+export function rosterTable(league: League): 'roster_mens' | 'roster_womens' {
+  return league === 'mens' ? 'roster_mens' : 'roster_womens';
+}
+
 export function rosterFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
-  const table = league === 'mens' ? 'roster_mens' : 'roster_womens';
+  const table = rosterTable(league);
   return fixedFrame(table, league, extract(table, league, ROSTER, rosterItems(raw), layout));
 }
 
 const SCHEDULE: Extractors = {
-  id: 'id',
-  date: 'date',
-  name: 'name',
-  short_name: 'shortName',
-  competitions: 'competitions',
-  links: 'links',
-  season_display_name: 'season.displayName',
-  season_type_id: 'seasonType.id',
-  season_type_name: 'seasonType.name',
-  season_type_abbreviation: 'seasonType.abbreviation',
-  time_valid: 'timeValid',
+  ...byPath([
+    'id',
+    'date',
+    'name',
+    'shortName',
+    'competitions',
+    'links',
+    'timeValid',
+    'season.displayName',
+    'seasonType.id',
+    'seasonType.name',
+    'seasonType.abbreviation',
+    'seasonType.type',
+  ]),
   season_year: (e) => toSeasonYear(obj(e.season).year),
-  season_type_type: 'seasonType.type',
 };
 
 export function scheduleFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {
   return fixedFrame('schedule', league, extract('schedule', league, SCHEDULE, arr(obj(raw).events), layout));
 }
 
-// The record-summary stats keep their upstream names (with spaces and dots), lower-cased.
-const SUMMARY_STATS = new Set(['overall', 'home', 'road', 'vs. div.', 'vs. conf.', 'last ten games']);
+// The record summaries are read by their lower-cased upstream names.
+const RECORD_NAMES: ReadonlySet<string> = new Set(STANDINGS_RECORD_COLUMNS);
 
 const STANDINGS: Extractors = {
-  group_name: 'group.name',
-  group_abbreviation: 'group.abbreviation',
-  team_id: 'team.id',
-  team_name: 'team.name',
-  team_abbreviation: 'team.abbreviation',
-  team_display_name: 'team.displayName',
-  team_location: 'team.location',
+  ...byPath([
+    'group.name',
+    'group.abbreviation',
+    'team.id',
+    'team.name',
+    'team.abbreviation',
+    'team.displayName',
+    'team.location',
+  ]),
   team_logo: (i) => {
     const team = obj(i.team);
     return team.logo ?? toLogoList(arr(team.logos).slice(0, 1));
   },
+  // Getters, not paths: the record names hold dots (`vs. div.`).
   ...Object.fromEntries(
-    ['overall', 'home', 'road', 'vs. div.', 'vs. conf.', 'last ten games'].map((n) => [
-      n,
-      (i: Record<string, unknown>) => obj(i.records)[n],
-    ]),
+    STANDINGS_RECORD_COLUMNS.map((n) => [n, (i: Record<string, unknown>) => obj(i.records)[n]]),
   ),
-  ...Object.fromEntries(
-    STANDINGS_VALUE_COLUMNS.map((n) => [n, (i: Record<string, unknown>) => obj(i.values)[n]]),
-  ),
+  ...byPath(STANDINGS_VALUE_COLUMNS, { under: 'values' }),
 };
 
 /**
@@ -240,7 +257,7 @@ function standingsItems(raw: unknown): unknown[] {
         const s = obj(stat);
         if (typeof s.name !== 'string') continue;
         const lower = s.name.toLowerCase();
-        if (SUMMARY_STATS.has(lower)) records[lower] = s.summary ?? s.displayValue;
+        if (RECORD_NAMES.has(lower)) records[lower] = s.summary ?? s.displayValue;
         else values[snakeCase(s.name)] = s.value;
       }
       items.push({ group, team: entry.team, values, records });

@@ -245,7 +245,13 @@ const SEASON_SERIES = [
 ] as const;
 
 /** The summary's standings stats, read from each entry's stats by these names. */
-export const SUMMARY_STANDINGS_STAT_COLUMNS = ['games_behind', 'losses', 'streak', 'win_percent', 'wins'] as const;
+export const SUMMARY_STANDINGS_STAT_COLUMNS = [
+  'games_behind',
+  'losses',
+  'streak',
+  'win_percent',
+  'wins',
+] as const;
 
 const SUMMARY_STANDINGS = [
   g('character', [

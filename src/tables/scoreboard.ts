@@ -7,9 +7,9 @@ import {
   toClockSeconds,
   toColour,
   toInteger,
-  toLogical,
   toSeasonYear,
 } from './cells.js';
+import { byPath, extractRows, type Extractors } from './extract.js';
 import type { ScoreboardRow } from './schema.js';
 
 // ESPN marks an unranked competitor with curatedRank.current 99; only 1..98 count as ranked.
@@ -45,77 +45,67 @@ function note(competition: Record<string, unknown>): string | null {
   return null;
 }
 
-function side(competitors: readonly unknown[], homeAway: 'home' | 'away'): Record<string, unknown> {
+type Side = 'home' | 'away';
+
+function side(competitors: readonly unknown[], homeAway: Side): Record<string, unknown> {
   for (const c of competitors) if (isObject(c) && c.homeAway === homeAway) return c;
   return {};
 }
 
-/** One scoreboard row for one event. */
-export function scoreboardRow(event: Record<string, unknown>): ScoreboardRow {
+/** One item per event: the event, its (first) competition and the competitors at home and away. */
+function scoreboardItem(event: Record<string, unknown>): Record<string, unknown> {
   const competition = obj(arr(event.competitions)[0]);
   const competitors = arr(competition.competitors);
-  const season = obj(event.season);
-  const status = obj(event.status);
-  const statusType = obj(status.type);
-  const venue = obj(competition.venue);
-  const address = obj(venue.address);
-  const home = side(competitors, 'home');
-  const away = side(competitors, 'away');
-  const homeTeam = obj(home.team);
-  const awayTeam = obj(away.team);
+  return { event, competition, home: side(competitors, 'home'), away: side(competitors, 'away') };
+}
+
+/** The `<side>_*` columns: the competitor playing at `s`, its team, rank and result. */
+function sideExtractors(s: Side): Extractors {
+  const team = (i: Record<string, unknown>): Record<string, unknown> => obj(obj(i[s]).team);
   return {
-    game_id: toCharacter(event.id),
-    uid: toCharacter(event.uid),
-    date: toCharacter(event.date),
-    name: toCharacter(event.name),
-    short_name: toCharacter(event.shortName),
-    season_slug: toCharacter(season.slug),
-    status_type_id: toCharacter(statusType.id),
-    status_type_name: toCharacter(statusType.name),
-    status_type_state: toCharacter(statusType.state),
-    status_type_description: toCharacter(statusType.description),
-    status_type_detail: toCharacter(statusType.detail),
-    status_type_short_detail: toCharacter(statusType.shortDetail),
-    status_display_clock: toCharacter(status.displayClock),
-    venue_id: toCharacter(venue.id),
-    venue_full_name: toCharacter(venue.fullName),
-    venue_city: toCharacter(address.city),
-    venue_state: toCharacter(address.state),
-    broadcast: broadcast(competition),
-    note: note(competition),
-    season_year: toSeasonYear(season.year),
-    season_type: toInteger(season.type),
-    status_period: toInteger(status.period),
-    attendance: toInteger(competition.attendance),
-    status_clock: toClockSeconds(status.clock),
-    status_type_completed: toLogical(statusType.completed),
-    neutral_site: toLogical(competition.neutralSite),
-    conference_competition: toLogical(competition.conferenceCompetition),
-    venue_indoor: toLogical(venue.indoor),
-    home_id: toCharacter(homeTeam.id),
-    home_name: toCharacter(homeTeam.name),
-    home_abbreviation: toCharacter(homeTeam.abbreviation),
-    home_display_name: toCharacter(homeTeam.displayName),
-    home_location: toCharacter(homeTeam.location),
-    home_color: toColour(homeTeam.color),
-    home_alternate_color: toColour(homeTeam.alternateColor),
-    home_logo: logo(homeTeam),
-    home_score: toCharacter(home.score),
-    home_rank: rank(home),
-    home_winner: toLogical(home.winner),
-    away_id: toCharacter(awayTeam.id),
-    away_name: toCharacter(awayTeam.name),
-    away_abbreviation: toCharacter(awayTeam.abbreviation),
-    away_display_name: toCharacter(awayTeam.displayName),
-    away_location: toCharacter(awayTeam.location),
-    away_color: toColour(awayTeam.color),
-    away_alternate_color: toColour(awayTeam.alternateColor),
-    away_logo: logo(awayTeam),
-    away_score: toCharacter(away.score),
-    away_rank: rank(away),
-    away_winner: toLogical(away.winner),
+    ...byPath(['id', 'name', 'abbreviation', 'displayName', 'location'], { under: `${s}.team`, prefix: s }),
+    [`${s}_color`]: (i) => toColour(team(i).color),
+    [`${s}_alternate_color`]: (i) => toColour(team(i).alternateColor),
+    [`${s}_logo`]: (i) => logo(team(i)),
+    [`${s}_score`]: `${s}.score`,
+    [`${s}_rank`]: (i) => rank(obj(i[s])),
+    [`${s}_winner`]: `${s}.winner`,
   };
 }
+
+const SCOREBOARD: Extractors = {
+  game_id: 'event.id',
+  ...byPath(
+    [
+      'uid',
+      'date',
+      'name',
+      'shortName',
+      'season.slug',
+      'season.type',
+      'status.type.id',
+      'status.type.name',
+      'status.type.state',
+      'status.type.description',
+      'status.type.detail',
+      'status.type.shortDetail',
+      'status.type.completed',
+      'status.displayClock',
+      'status.period',
+    ],
+    { under: 'event' },
+  ),
+  ...byPath(['attendance', 'neutralSite', 'conferenceCompetition'], { under: 'competition' }),
+  ...byPath(['id', 'fullName', 'indoor'], { under: 'competition.venue', prefix: 'venue' }),
+  venue_city: 'competition.venue.address.city',
+  venue_state: 'competition.venue.address.state',
+  broadcast: (i) => broadcast(obj(i.competition)),
+  note: (i) => note(obj(i.competition)),
+  season_year: (i) => toSeasonYear(obj(obj(i.event).season).year),
+  status_clock: (i) => toClockSeconds(obj(obj(i.event).status).clock),
+  ...sideExtractors('home'),
+  ...sideExtractors('away'),
+};
 
 /**
  * The scoreboard: one row per event in `events`. Both leagues share the columns; `league` is
@@ -123,8 +113,7 @@ export function scoreboardRow(event: Record<string, unknown>): ScoreboardRow {
  * `home_rank` / `away_rank` are always set here (null when unranked); the tabular form drops
  * them when no team on the scoreboard is ranked.
  */
-export function parseScoreboard(raw: unknown, _league: League): ScoreboardRow[] {
-  const out: ScoreboardRow[] = [];
-  for (const event of arr(obj(raw).events)) if (isObject(event)) out.push(scoreboardRow(event));
-  return out;
+export function parseScoreboard(raw: unknown, league: League): ScoreboardRow[] {
+  const items = arr(obj(raw).events).filter(isObject).map(scoreboardItem);
+  return extractRows('scoreboard', league, SCOREBOARD, items) as unknown as ScoreboardRow[];
 }

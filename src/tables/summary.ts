@@ -3,7 +3,7 @@ import { arr, isObject, obj, snakeCase, toSeasonYear } from './cells.js';
 import { byPath, extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
 import type { Cells, Frame, Layout } from './frame.js';
-import { NEWS_EXTRACTORS, NEWS_ID_PATHS, NEWS_LINK_PATHS } from './news.js';
+import { NEWS_EXTRACTORS } from './news.js';
 import { parsePlays, parseWinprobability } from './plays.js';
 import {
   BOXSCORE_STAT_COLUMNS,
@@ -106,7 +106,7 @@ function leaders(raw: unknown): unknown[] {
   return items;
 }
 
-const GAME_INFO = byPath([
+const GAME_INFO: Extractors = byPath([
   'attendance',
   'venue.id',
   'venue.guid',
@@ -117,7 +117,7 @@ const GAME_INFO = byPath([
   'venue.grass',
 ]);
 
-const OFFICIALS = byPath([
+const OFFICIALS: Extractors = byPath([
   'fullName',
   'displayName',
   'position.name',
@@ -148,7 +148,7 @@ const HEADER: Extractors = {
   season_year: (h) => toSeasonYear(obj(h.season).year),
 };
 
-const SEASON_SERIES = byPath([
+const SEASON_SERIES: Extractors = byPath([
   'type',
   'title',
   'description',
@@ -163,7 +163,9 @@ const SEASON_SERIES = byPath([
 ]);
 
 const SUMMARY_STANDINGS: Extractors = {
-  ...byPath(['group.header', 'group.conferenceHeader', 'group.divisionHeader']),
+  group_header: 'group.header',
+  conference_header: 'group.conferenceHeader',
+  division_header: 'group.divisionHeader',
   team_id: 'entry.id',
   team_uid: 'entry.uid',
   // `team` is the location text in the summary's standings; an object form carries `location`.
@@ -193,7 +195,7 @@ function summaryStandings(raw: unknown): unknown[] {
   return items;
 }
 
-const FORMAT = byPath([
+const FORMAT: Extractors = byPath([
   'regulation.periods',
   'regulation.displayName',
   'regulation.slug',
@@ -203,36 +205,37 @@ const FORMAT = byPath([
   'overtime.clock',
 ]);
 
-export const ARTICLE_EXTRACTORS = byPath([
-  'id',
-  ...NEWS_ID_PATHS,
-  'publishedkey',
-  'type',
-  'gameId',
-  'headline',
-  'description',
-  'linkText',
-  'categorized',
-  'originallyPosted',
-  'lastModified',
-  'published',
-  'section',
-  'source',
-  'images',
-  'video',
-  'categories',
-  'keywords',
-  'story',
-  ...NEWS_LINK_PATHS,
-  'premium',
-  'isLiveBlog',
-  'allowComments',
-  'allowSearch',
-  'allowContentReactions',
-]);
+/** The article is a news article with more fields: the news paths and its own. */
+export const ARTICLE_EXTRACTORS: Extractors = {
+  ...NEWS_EXTRACTORS,
+  ...byPath([
+    'publishedkey',
+    'gameId',
+    'linkText',
+    'categorized',
+    'originallyPosted',
+    'section',
+    'source',
+    'video',
+    'keywords',
+    'story',
+    'isLiveBlog',
+    'allowComments',
+    'allowSearch',
+    'allowContentReactions',
+  ]),
+};
 
 const SUMMARY_INJURIES: Extractors = {
-  ...byPath(['injuries', 'team.id', 'team.uid', 'team.displayName', 'team.abbreviation', 'team.links', 'team.logo']),
+  ...byPath([
+    'injuries',
+    'team.id',
+    'team.uid',
+    'team.displayName',
+    'team.abbreviation',
+    'team.links',
+    'team.logo',
+  ]),
   team_logos: logosAt('team.logos'),
 };
 

@@ -11,6 +11,7 @@ import {
   createRedisConnection,
 } from '../queues.js';
 import { logQueueErrors } from '../queue-errors.js';
+import { workerHandle } from '../worker-handle.js';
 import { RecentIds } from './recent-ids.js';
 import { idempotencyKey, webhookJobOptions, type WebhookJobData } from '../webhooks/jobs.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
@@ -111,26 +112,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     );
     // Webhook jobs first (their ids make a repeat a no-op), then the fired mark: a crash in between
     // re-runs this alert on retry without a second delivery.
-    if (targets.length > 0) {
-      await webhooks.addBulk(
-        targets.map((sub) => {
-          const key = idempotencyKey(alert.id, sub.id);
-          return {
-            name: alert.rule,
-            data: {
-              subscriberId: sub.id,
-              url: sub.url,
-              idempotencyKey: key,
-              kind: 'alert' as const,
-              payload: { kind: 'alert', ...alert },
-              queuedAt: new Date(now()).toISOString(),
-              eventTimeMs: Date.parse(event.at),
-            },
-            opts: webhookJobOptions(key, config.attempts, config.backoffMs),
-          };
-        }),
-      );
-    }
+    await queueDeliveries(targets, { id: alert.id, name: alert.rule, kind: 'alert', body: alert }, event);
     await commands
       .multi()
       .lpush(`${prefix}alerts`, JSON.stringify(alert))
@@ -147,18 +129,30 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     const targets = config.subscribers.filter(
       (sub) => sub.events.includes(event.type) && subscribed(sub, event),
     );
+    await queueDeliveries(targets, { id: event.id, name: event.type, kind: 'event', body: event }, event);
+  }
+
+  /**
+   * One webhook job per subscriber. The job ids derive from the alert's or event's id, so queueing
+   * the same delivery again (a retry, a replay) adds nothing.
+   */
+  async function queueDeliveries(
+    targets: readonly SubscriberConfig[],
+    delivery: { id: string; name: string; kind: 'alert' | 'event'; body: Alert | GameEvent },
+    event: GameEvent,
+  ): Promise<void> {
     if (targets.length === 0) return;
     await webhooks.addBulk(
       targets.map((sub) => {
-        const key = idempotencyKey(event.id, sub.id);
+        const key = idempotencyKey(delivery.id, sub.id);
         return {
-          name: event.type,
+          name: delivery.name,
           data: {
             subscriberId: sub.id,
             url: sub.url,
             idempotencyKey: key,
-            kind: 'event' as const,
-            payload: { kind: 'event', ...event },
+            kind: delivery.kind,
+            payload: { kind: delivery.kind, ...delivery.body },
             queuedAt: new Date(now()).toISOString(),
             eventTimeMs: Date.parse(event.at),
           },
@@ -256,22 +250,14 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   }, DEPTH_SAMPLE_MS);
   sampler.unref();
 
-  let closing: Promise<void> | null = null;
-  return {
-    async ready() {
-      await worker.waitUntilReady();
+  return workerHandle(worker, {
+    stop: () => clearInterval(sampler),
+    release: async () => {
+      await Promise.all([webhooks.close(), events.close()]);
+      connection.disconnect();
+      commands.disconnect();
     },
-    close() {
-      closing ??= (async () => {
-        clearInterval(sampler);
-        await worker.close();
-        await Promise.all([webhooks.close(), events.close()]);
-        connection.disconnect();
-        commands.disconnect();
-      })();
-      return closing;
-    },
-  };
+  });
 }
 
 function sum(counts: Record<string, number>): number {

@@ -5,6 +5,7 @@ import { webhookDeliveries } from '../../src/core/metrics.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { logQueueErrors } from '../queue-errors.js';
 import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import { workerHandle } from '../worker-handle.js';
 import { deliverWebhook } from './deliver.js';
 import type { WebhookJobData } from './jobs.js';
 
@@ -79,17 +80,5 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   });
   logQueueErrors(worker, logger, 'webhook worker');
 
-  let closing: Promise<void> | null = null;
-  return {
-    async ready() {
-      await worker.waitUntilReady();
-    },
-    close() {
-      closing ??= (async () => {
-        await worker.close();
-        connection.disconnect();
-      })();
-      return closing;
-    },
-  };
+  return workerHandle(worker, { release: () => connection.disconnect() });
 }
