@@ -6,7 +6,7 @@ import urllib.request
 import polars as pl
 
 url = sys.argv[1] if len(sys.argv) > 1 else (
-    "http://localhost:8080/v1/ops/mens_summary?event_id=401585607&table=plays&format=arrow"
+    "http://localhost:8080/v1/ops/mens_summary?event_id=900007000&table=plays&format=arrow"
 )
 with urllib.request.urlopen(url) as response:
     plays = pl.read_ipc_stream(response.read())

@@ -26,6 +26,9 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const PYTHON = '/usr/bin/python3';
 const README_HOST = 'localhost:8080';
 const README_SIMULATOR = 'http://localhost:9100';
+// `npm run demo` plays synthetic games of seed 7; the README's examples use its first game.
+const DEMO_SEED = 7;
+const DEMO_GAME = '900007000';
 const execFileAsync = promisify(execFile);
 
 type Where = { here: string } | { file: string; contains: string };
@@ -75,7 +78,7 @@ const COMMANDS: Record<string, Where[]> = {
   "curl 'http://localhost:8080/v1/ops/mens_scoreboard?dates=20241201&format=csv'": [
     { here: 'the curl commands succeed' },
   ],
-  "curl -o plays.arrow 'http://localhost:8080/v1/ops/mens_summary?event_id=401585607&table=plays&format=arrow'":
+  "curl -o plays.arrow 'http://localhost:8080/v1/ops/mens_summary?event_id=900007000&table=plays&format=arrow'":
     [{ here: 'the curl commands succeed' }],
   'curl http://localhost:8080/healthz': [{ here: 'the curl commands succeed' }],
   'npx courtside op mens_scoreboard --dates 20241201 --format csv': [{ here: 'courtside op as written' }],
@@ -278,8 +281,14 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
     const local = (text: string): string => command(text).replaceAll(README_HOST, host);
 
     beforeAll(async () => {
-      // The recorded payloads (for the scoreboard of 20241201 and the summaries) and the game replayed live.
-      stack = await startStack({ fixturesDir: FIXTURES_DIR, replay: [MENS_FINAL?.file ?? ''], speed: 60 });
+      // The recorded payloads, the game replayed live, and the demo's first synthetic game (seed 7),
+      // whose id the README's examples use so that they work against `npm run demo` offline.
+      stack = await startStack({
+        fixturesDir: FIXTURES_DIR,
+        replay: [MENS_FINAL?.file ?? ''],
+        simulate: { games: 1, seed: DEMO_SEED, leagues: ['mens'] },
+        speed: 60,
+      });
       host = new URL(stack.daemon.url).host;
       tmp = mkdtempSync(join(tmpdir(), 'courtside-readme-'));
       // The live game is polled before the examples connect.
@@ -289,6 +298,17 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
             .length > 0,
         30_000,
         'the replayed game to be live',
+      );
+      // The examples read the synthetic game's plays: wait for its first basket.
+      await waitFor(
+        async () => {
+          const res = await fetch(
+            `${stack.daemon.url}/v1/ops/mens_summary?event_id=${DEMO_GAME}&table=plays&format=json`,
+          );
+          return res.ok && ((await res.json()) as Array<{ scoring_play: boolean }>).some((p) => p.scoring_play);
+        },
+        30_000,
+        `a scoring play in game ${DEMO_GAME}`,
       );
     }, 60_000);
     afterAll(async () => {
@@ -377,7 +397,7 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
     }, 60_000);
 
     it(`the polars example reads the Arrow stream${HAVE_POLARS ? '' : ' (run skipped: polars is not installed for /usr/bin/python3 and PyPI is unreachable here; the stream it reads is checked with apache-arrow)'}`, async () => {
-      const url = `http://${host}/v1/ops/mens_summary?event_id=401585607&table=plays&format=arrow`;
+      const url = `http://${host}/v1/ops/mens_summary?event_id=${DEMO_GAME}&table=plays&format=arrow`;
       // The URL the example reads by default is the README's, on the README's port.
       expect(readFileSync(join(ROOT, 'examples', 'read_arrow.py'), 'utf8')).toContain(
         url.replace(host, README_HOST),
