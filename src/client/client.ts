@@ -13,7 +13,7 @@ import type { Params } from '../espn/params.js';
  */
 
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
-// The spec's limits are "not shown"; 10 s is well above ESPN's usual sub-second answers.
+// ESPN publishes no limits; 10 s is well above its usual sub-second answers.
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRIES = 3;
 // Enough for both leagues' pollers plus on-demand calls, few enough to stay a polite client.

@@ -52,9 +52,9 @@ export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '0.0.0.0';
 export const DEFAULT_PREFIX = 'courtside:';
 export const DEFAULT_SUMMARY_INTERVAL_MS = 3000;
-// The design's floor: faster than once a second would hammer the upstream for no visible gain.
+// Faster than once a second would hammer the upstream for no visible gain.
 export const MIN_SUMMARY_INTERVAL_MS = 1000;
-// The design's default: a full NBA game is ~500 plays, so 100,000 covers weeks of games per league.
+// A full NBA game is ~500 plays, so 100,000 covers weeks of games per league.
 export const DEFAULT_RETENTION = 100_000;
 // A day: finished games stay listed (snapshots, /v1/games) through the next day's morning.
 export const DEFAULT_FINISHED_GAME_TTL_S = 86_400;

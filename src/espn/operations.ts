@@ -3,12 +3,12 @@ import { LEAGUE_SEGMENT, LEAGUES, type League } from '../core/leagues.js';
 import { PARAM_RULES, validateParam, type ParamName } from './params.js';
 
 /**
- * The operation registry: the 24 suffixes of the spec's endpoint table, expanded to the 44
+ * The operation registry: the 24 suffixes of ESPN's basketball endpoints, expanded to the 44
  * operations (`mens_<suffix>`, `womens_<suffix>`; the women's league has no athlete operations
  * and no standings). Everything that routes, validates, documents or caches reads this table.
  */
 
-/** The tabular result the spec names for each suffix; the tables module maps these to parsers. */
+/** The tabular result of each suffix; the tables module maps these to parsers. */
 export type ResultKind =
   | 'scoreboard'
   | 'summary'
@@ -51,7 +51,7 @@ export type SharedSuffix =
   | 'team_history'
   | 'team_news'
   | 'team_leaders';
-/** Suffixes the spec shows for the men's league only (athletes and standings). */
+/** Suffixes ESPN serves for the men's league only (athletes and standings). */
 export type MensOnlySuffix = 'player_info' | 'player_bio' | 'player_news' | 'standings';
 export type Suffix = SharedSuffix | MensOnlySuffix;
 
@@ -160,7 +160,7 @@ export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(
   SUFFIXES.flatMap((s) =>
     s.leagues.map((league): [string, OperationSpec] => {
       // The leagues lists above keep men's-only suffixes out of the women's names; the
-      // registry test checks the 44 names against the spec's table.
+      // registry test checks the 44 names against the endpoint table of the interface document.
       const name = `${league}_${s.suffix}` as OperationName;
       const params = [...s.pathParams, ...s.queryParams.map((p) => p.name)];
       return [name, { ...s, name, league, params }];

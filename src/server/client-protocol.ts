@@ -37,7 +37,10 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxBufferedBytes: 8 * 1024 * 1024,
 };
 
-/** The spoiler delay's ceiling, seconds (the 0-300). */
+/**
+ * The spoiler delay's ceiling, seconds: five minutes covers broadcast delays, and bounds how many
+ * events a subscription may hold back in memory.
+ */
 export const MAX_DELAY_SECONDS = 300;
 
 export type ClientErrorCode =

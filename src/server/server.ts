@@ -63,7 +63,10 @@ export interface DaemonServer {
   stats(): GatewayStats;
 }
 
-/** The design's heartbeat: a ping every 15 s; a peer silent for 30 s is dropped. */
+/**
+ * A ping every 15 s keeps idle proxies from cutting a quiet stream; a peer silent for two of them
+ * (30 s) is dropped, so a dead connection frees its slot within half a minute.
+ */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 const STREAM_PATH = '/v1/stream';
 const SSE_PATH = '/v1/stream/sse';
