@@ -293,14 +293,14 @@ describe('sharing and caching', () => {
     upstream.faults.set({ latency: 200 });
     const c = client({ cache: false });
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => c.mens_summary({ event_id: '401585607' }, { returnParsed: false })),
+      Array.from({ length: 10 }, () => c.mens_scoreboard({ dates: '20241201' }, { returnParsed: false })),
     );
     expect(upstream.requests.count()).toBe(1);
     for (const r of results) expect(r).toBe(results[0]);
     // A different request is not joined.
     await Promise.all([
-      c.mens_summary({ event_id: '401585607' }, { returnParsed: false }),
-      c.womens_summary({ event_id: '401736158' }, { returnParsed: false }),
+      c.mens_scoreboard({ dates: '20241201' }, { returnParsed: false }),
+      c.womens_scoreboard({ dates: '20240601' }, { returnParsed: false }),
     ]);
     expect(upstream.requests.count()).toBe(3);
   });
