@@ -305,7 +305,9 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
           const res = await fetch(
             `${stack.daemon.url}/v1/ops/mens_summary?event_id=${DEMO_GAME}&table=plays&format=json`,
           );
-          return res.ok && ((await res.json()) as Array<{ scoring_play: boolean }>).some((p) => p.scoring_play);
+          return (
+            res.ok && ((await res.json()) as Array<{ scoring_play: boolean }>).some((p) => p.scoring_play)
+          );
         },
         30_000,
         `a scoring play in game ${DEMO_GAME}`,
