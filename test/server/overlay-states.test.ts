@@ -203,7 +203,9 @@ describe.skipIf(!HAVE_CHROMIUM)('overlay edge states in Chromium', () => {
           last.game === 'ready' &&
           last.home === String(snap.score.home) &&
           last.away === String(snap.score.away) &&
-          last.winprob === 'shown'
+          last.winprob === 'shown' &&
+          // The colours come with the snapshot the page fetches after the first event.
+          last.colors !== 'own'
         );
       },
       60_000,
