@@ -5,6 +5,7 @@ import { InvalidOptionsError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream } from '../simulator/index.js';
 import { fail } from './fail.js';
+import { exitOnSignals } from './shutdown.js';
 
 /**
  * `courtside demo`: the whole thing on one machine with no network and no Redis — the simulator
@@ -99,13 +100,12 @@ async function runDemo(options: DemoOptions): Promise<void> {
   if (first) out(`watch:   npx courtside watch --url ${base} --league ${first.league} --game ${first.id}`);
   out('Ctrl-C to stop.');
 
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  exitOnSignals({
+    logger,
+    close: async () => {
+      await daemon.close();
+      await upstream.close();
+    },
+    hardExitMs: HARD_EXIT_MS,
   });
-  setTimeout(() => process.exit(0), HARD_EXIT_MS).unref();
-  await daemon.close();
-  await upstream.close();
-  process.exit(0);
 }

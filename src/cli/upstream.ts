@@ -6,6 +6,7 @@ import { startUpstream } from '../simulator/index.js';
 import { fixturesProblem } from '../simulator/fixture-store.js';
 import type { UpstreamOptions } from '../simulator/types.js';
 import { fail } from './fail.js';
+import { exitOnSignals } from './shutdown.js';
 
 /** `courtside upstream`: the simulator upstream as a process; prints its URL and runs until a signal. */
 
@@ -28,6 +29,9 @@ Examples:
   $ courtside upstream --simulate 8 --seed 42 --speed 10 --port 9000
   $ courtside upstream --simulate 4 --faults "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,latency=200"
 Then point the client at it: COURTSIDE_UPSTREAM=<printed URL> courtside op mens_scoreboard --format raw`;
+
+// Same bound as `serve`: a stuck close must not keep a supervisor's stop waiting.
+const HARD_EXIT_MS = 5_000;
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -125,15 +129,6 @@ export function registerUpstream(program: Command): void {
           'simulated game',
         );
       }
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await upstream.close();
+      exitOnSignals({ logger, close: () => upstream.close(), hardExitMs: HARD_EXIT_MS });
     });
 }
