@@ -1,20 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overlayRoute } from '../../src/server/overlay-page.js';
 import { startApi, type ApiHarness } from './routes/helpers.js';
+import { ARTIFACTS, HAVE_CHROMIUM, launchChromium } from '../support/chromium.js';
 
 /**
  * The styled notice an overlay page gets instead of a JSON error when its token is missing or
  * wrong, in a real headless Chromium (Debian's). The daemon's server checks the token before
  * any route runs and answers overlay pages with the notice, everything else with the JSON error.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`[skip] ${CHROMIUM} is absent (apt-get install chromium)`);
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'artifacts');
 const TOKEN = 's3cret';
 
 describe.skipIf(!HAVE_CHROMIUM)('overlay refusal page in Chromium', () => {
@@ -26,11 +21,7 @@ describe.skipIf(!HAVE_CHROMIUM)('overlay refusal page in Chromium', () => {
     // The daemon's own server, with a token required: it refuses before any route runs.
     api = await startApi({ tokens: [TOKEN], routes: [overlayRoute()] });
     base = api.url;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameSnapshot } from '../../src/model/events.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
@@ -12,8 +12,9 @@ import {
   type RunningUpstream,
   type SimulatedGame,
 } from '../../src/simulator/index.js';
-import { ROOT, startDaemon } from '../cli/harness.js';
+import { startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
+import { ARTIFACTS, HAVE_CHROMIUM, launchChromium } from '../support/chromium.js';
 
 /**
  * The overlay's edge states in a real headless Chromium (Debian's, never a downloaded one) against
@@ -23,10 +24,6 @@ import { waitFor } from '../support/wait-for.js';
  * teams are given the Knicks' and Mavericks' ESPN colours; the simulator's clock stands still, so
  * what the daemon holds does not change while the test compares it with the page.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`[skip] ${CHROMIUM} is absent (apt-get install chromium)`);
-const ARTIFACTS = join(ROOT, 'artifacts');
 const GAME_ID = '900000042';
 const UNKNOWN_ID = '999999999';
 const NY = { abbreviation: 'NY', displayName: 'New York Knicks', color: '1d428a', alternateColor: 'f58426' };
@@ -148,11 +145,7 @@ describe.skipIf(!HAVE_CHROMIUM)('overlay edge states in Chromium', () => {
     // Every upstream answer fails until the test clears it: the daemon cannot see the game yet.
     upstream.faults.set({ error: 1 });
     daemon = await startDaemon(upstream.url);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

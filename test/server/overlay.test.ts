@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameSnapshot } from '../../src/model/events.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { scorebugColors } from '../../src/server/overlay/colors.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/simulator/index.js';
-import { MENS_FINAL, ROOT, startDaemon } from '../cli/harness.js';
+import { MENS_FINAL, startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
+import { ARTIFACTS, HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 
 /**
@@ -17,13 +17,7 @@ import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
  * the next plays exist upstream: the page must show the snapshot, then the new score, then catch
  * up after the daemon is replaced by a new one on the same port.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const SKIP_REASON = !HAVE_CHROMIUM
-  ? `${CHROMIUM} is absent (apt-get install chromium); the overlay browser test needs it`
-  : NO_FIXTURES_REASON;
-if (!HAVE_CHROMIUM) console.warn(`[skip] ${SKIP_REASON}`);
-const ARTIFACTS = join(ROOT, 'artifacts');
+const SKIP_REASON = HAVE_CHROMIUM ? NO_FIXTURES_REASON : NO_CHROMIUM_REASON;
 
 interface PageScore {
   home: string;
@@ -90,11 +84,7 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
       // Mid first quarter: some plays and a score exist, most of the game is still to come.
       now = game.startAt + (game.endAt - game.startAt) * 0.08;
       daemon = await startDaemon(upstream.url);
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
-      mkdirSync(ARTIFACTS, { recursive: true });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {
