@@ -24,14 +24,17 @@ const SLICE_MS = 50;
 
 interface Timing {
   ms: number;
+  /** CPU time of this process per call: the same ratio, less moved by other processes' load. */
+  cpuMs: number;
   iterations: number;
 }
 
 function measureInterleaved(fns: readonly (() => unknown)[]): Timing[] {
-  const totals = fns.map(() => ({ time: 0, iterations: 0 }));
+  const totals = fns.map(() => ({ time: 0, cpu: 0, iterations: 0 }));
   const slice = (i: number, budget: number): void => {
     const fn = fns[i] as () => unknown;
-    const total = totals[i] as { time: number; iterations: number };
+    const total = totals[i] as { time: number; cpu: number; iterations: number };
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     let now = start;
     while (now - start < budget) {
@@ -40,13 +43,19 @@ function measureInterleaved(fns: readonly (() => unknown)[]): Timing[] {
       now = performance.now();
     }
     total.time += now - start;
+    const cpu = process.cpuUsage(cpuStart);
+    total.cpu += (cpu.user + cpu.system) / 1000;
   };
   const warmEnd = performance.now() + WARMUP_MS;
   while (performance.now() < warmEnd) for (let i = 0; i < fns.length; i++) slice(i, SLICE_MS / 5);
-  for (const t of totals) Object.assign(t, { time: 0, iterations: 0 });
+  for (const t of totals) Object.assign(t, { time: 0, cpu: 0, iterations: 0 });
   const end = performance.now() + MEASURE_MS;
   while (performance.now() < end) for (let i = 0; i < fns.length; i++) slice(i, SLICE_MS);
-  return totals.map((t) => ({ ms: t.time / t.iterations, iterations: t.iterations }));
+  return totals.map((t) => ({
+    ms: t.time / t.iterations,
+    cpuMs: t.cpu / t.iterations,
+    iterations: t.iterations,
+  }));
 }
 
 const rowsResult = parseOperation('mens_summary', raw, { flavour: 'rows' }) as Record<string, Row[]>;
@@ -76,6 +85,8 @@ console.log(
     sportsdataverse_ms: round(sdv.ms),
     ratio_rows: round(sdv.ms / rowsFlavour.ms, 1),
     ratio_arrow: round(sdv.ms / arrowFlavour.ms, 1),
+    cpu_ratio_rows: round(sdv.cpuMs / rowsFlavour.cpuMs, 1),
+    cpu_ratio_arrow: round(sdv.cpuMs / arrowFlavour.cpuMs, 1),
     iterations: {
       rows: rowsFlavour.iterations,
       arrow: arrowFlavour.iterations,

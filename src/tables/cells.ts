@@ -1,4 +1,5 @@
-import type { Cell, ColumnType } from './schema.js';
+import type { ColumnType } from './column-groups.js';
+import type { Cell } from './schema.js';
 
 /**
  * Converters from raw JSON values to typed cells. Each returns null for a missing value or one
@@ -130,7 +131,11 @@ export function toSeasonYear(value: unknown): number | null {
   return toInteger(value);
 }
 
-/** Logo URLs joined with `|` (`team_logos`). */
+/**
+ * A list of logo images as its URLs joined with `|`: the one encoding of every logo column
+ * (`team_logos`, `league_logos`, `college_logos`, `logos`). The spec fixes `team_logos` so, and a
+ * URL never holds `|`; every other list is JSON text.
+ */
 export function toLogoList(value: unknown): string | null {
   if (typeof value === 'string') return toCharacter(value);
   const hrefs: string[] = [];
@@ -139,6 +144,34 @@ export function toLogoList(value: unknown): string | null {
     if (typeof href === 'string' && href !== '') hrefs.push(href);
   }
   return hrefs.length ? hrefs.join('|') : null;
+}
+
+// A plain decimal number, signed or not: "32", "50.6", ".683", "-4", "+12". Not "45-89", "W2", "1e3".
+const STRICT_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** The number a display text shows when it is nothing but a plain decimal number, else null. */
+export function strictNumber(text: unknown): number | null {
+  if (typeof text !== 'string' || !STRICT_NUMBER.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * A stat's number: its `value`, or, when upstream sends none (as it now does for leaders and
+ * team box score stats), the strict parse of its `displayValue` ("32" → 32; "45-89" → null).
+ */
+export function valueOrDisplay(value: unknown, displayValue: unknown): unknown {
+  return value === undefined || value === null || value === '' ? strictNumber(displayValue) : value;
+}
+
+// ESPN's court coordinates are small (a court is 50 by 94 feet); plays without a location carry
+// sentinels near -2^31/10 (-214748340, -214748365). Anything this far out is such a sentinel.
+const COORDINATE_LIMIT = 10_000;
+
+/** A shot coordinate: an integer, or null for ESPN's no-location sentinels. */
+export function toCoordinate(value: unknown): number | null {
+  const n = toInteger(value);
+  return n === null || n <= -COORDINATE_LIMIT || n >= COORDINATE_LIMIT ? null : n;
 }
 
 export type Converter = (value: unknown) => Cell;

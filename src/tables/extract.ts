@@ -1,7 +1,8 @@
 import type { League } from '../core/leagues.js';
+import { toTextCell, type ColumnCell } from './arrow-columns.js';
 import { converterFor, isObject, snakeCase, toLogoList, type Converter } from './cells.js';
 import type { Cells, Layout } from './frame.js';
-import { tableColumns, type Cell, type Row, type TableName } from './schema.js';
+import { tableColumns, type Row, type TableName } from './schema.js';
 
 /** Reads one column's raw value out of an item. */
 export type Getter = (item: Record<string, unknown>) => unknown;
@@ -67,6 +68,8 @@ export function byPath(
 interface Compiled {
   readonly names: readonly string[];
   readonly converters: readonly Converter[];
+  /** As `converters`, but text columns keep lists for the Arrow builder to write (`toTextCell`). */
+  readonly columnConverters: readonly ((value: unknown) => ColumnCell)[];
   readonly getters: readonly Getter[];
 }
 
@@ -82,6 +85,9 @@ function compile(table: TableName, league: League, extractors: Extractors): Comp
     c = {
       names: columns.map((col) => col.name),
       converters: columns.map((col) => converterFor(col.type)),
+      columnConverters: columns.map((col) =>
+        col.type === 'character' ? toTextCell : converterFor(col.type),
+      ),
       getters: columns.map((col) => {
         const e = extractors[col.name];
         // A column with no extractor is a programming error caught by the conformance tests.
@@ -107,20 +113,24 @@ export function extract(
     : extractColumns(table, league, extractors, items);
 }
 
-/** Column-major cells: one array per column, every cell converted to its schema type. */
+/**
+ * Column-major cells: one array per column, every cell converted to its schema type, except that
+ * a list in a text column stays a list (its JSON is written with the Arrow column).
+ */
 export function extractColumns(
   table: TableName,
   league: League,
   extractors: Extractors,
   items: Iterable<unknown>,
-): { data: Cell[][]; length: number } {
-  const { names, converters, getters } = compile(table, league, extractors);
-  const data: Cell[][] = names.map(() => []);
+): { data: ColumnCell[][]; length: number } {
+  const { names, columnConverters: converters, getters } = compile(table, league, extractors);
+  const data: ColumnCell[][] = names.map(() => []);
   let length = 0;
   for (const item of items) {
     if (!isObject(item)) continue;
     for (let j = 0; j < names.length; j++) {
-      (data[j] as Cell[]).push((converters[j] as Converter)((getters[j] as Getter)(item)));
+      const convert = converters[j] as (value: unknown) => ColumnCell;
+      (data[j] as ColumnCell[]).push(convert((getters[j] as Getter)(item)));
     }
     length++;
   }

@@ -17,7 +17,14 @@ export { parseScoreboard } from './scoreboard.js';
 export { toCsv } from './csv.js';
 export { tableToIpc, frameToArrow, frameToRows } from './frame.js';
 export type { Frame, FrameColumn, Layout } from './frame.js';
-export { SCHEMA, SUMMARY_TABLES, SUMMARY_TABLE_NAMES, COLUMN_TYPES, tableColumns } from './schema.js';
+export {
+  SCHEMA,
+  SUMMARY_TABLES,
+  SUMMARY_TABLE_NAMES,
+  COLUMN_TYPES,
+  EXTRA_COLUMN,
+  tableColumns,
+} from './schema.js';
 export type {
   ArticleRow,
   BoxscorePlayerRow,

@@ -1,11 +1,23 @@
 import type { Table } from 'apache-arrow';
 import { InvalidOptionsError } from '../core/errors.js';
 import type { League } from '../core/leagues.js';
-import { getOperation, OPERATIONS, type OperationSpec, type ResultKind } from '../espn/operations.js';
+import { getOperation, OPERATIONS, type OperationSpec, type Suffix } from '../espn/operations.js';
+import { calendarFrame } from './calendar.js';
 import { toCsv } from './csv.js';
 import { fixedFrame } from './fixed.js';
 import { frameToArrow, frameToRows, type Frame, type Layout } from './frame.js';
-import { genericOperationFrame } from './generic.js';
+import { playerBioFrame, playerInfoFrame, teamFrame } from './entities.js';
+import {
+  conferencesFrame,
+  depthchartsFrame,
+  draftFrame,
+  statisticsFrame,
+  teamHistoryFrame,
+  teamLeadersFrame,
+  teamRecordFrame,
+  teamTransactionsFrame,
+  transactionsFrame,
+} from './lists.js';
 import { newsFrame } from './news.js';
 import {
   injuriesFrame,
@@ -83,30 +95,54 @@ export function checkSummaryTable(
   return table as SummaryTableName | undefined;
 }
 
-interface FixedParser {
+interface DeclaredParser {
   table(league: League): TableName;
   frame(raw: unknown, league: League, layout: Layout): Frame;
 }
 
-/** The single-table result kinds with a declared schema: each one's table and parser. */
-const FIXED_RESULTS: Partial<Record<ResultKind, FixedParser>> = {
-  scoreboard: {
-    table: () => 'scoreboard',
-    frame: (raw, league) =>
-      fixedFrame('scoreboard', league, { rows: parseScoreboard(raw, league) as unknown as Row[] }),
-  },
-  news: { table: () => 'news', frame: newsFrame },
-  injuries: { table: () => 'injuries', frame: injuriesFrame },
-  teams: { table: () => 'teams', frame: teamsFrame },
-  roster: { table: rosterTable, frame: rosterFrame },
-  schedule: { table: () => 'schedule', frame: scheduleFrame },
-  standings: { table: () => 'standings', frame: standingsFrame },
+const one = (table: TableName, frame: DeclaredParser['frame']): DeclaredParser => ({
+  table: () => table,
+  frame,
+});
+
+/** Every single-table suffix: its declared table and parser (summary has its own 14 tables). */
+const PARSERS: Readonly<Record<Exclude<Suffix, 'summary'>, DeclaredParser>> = {
+  scoreboard: one('scoreboard', (raw, league) =>
+    fixedFrame('scoreboard', league, { rows: parseScoreboard(raw, league) as unknown as Row[] }),
+  ),
+  calendar: one('calendar', calendarFrame),
+  news: one('news', newsFrame),
+  team_news: one('news', newsFrame),
+  player_news: one('news', newsFrame),
+  injuries: one('injuries', injuriesFrame),
+  team_injuries: one('injuries', injuriesFrame),
+  transactions: one('transactions', transactionsFrame),
+  team_transactions: one('team_transactions', teamTransactionsFrame),
+  conferences: one('conferences', conferencesFrame),
+  statistics_league: one('statistics_league', statisticsFrame),
+  draft: one('draft', draftFrame),
+  teams_site: one('teams', teamsFrame),
+  team: one('team', teamFrame),
+  team_roster: { table: rosterTable, frame: rosterFrame },
+  team_schedule: one('schedule', scheduleFrame),
+  team_record: one('team_record', teamRecordFrame),
+  team_depthcharts: one('team_depthcharts', depthchartsFrame),
+  team_history: one('team_history', teamHistoryFrame),
+  team_leaders: one('team_leaders', teamLeadersFrame),
+  player_info: one('player_info', playerInfoFrame),
+  player_bio: one('player_bio', playerBioFrame),
+  standings: one('standings', standingsFrame),
 };
+
+/** The declared parser of a single-table operation. */
+function parserOf(operation: OperationSpec): DeclaredParser | undefined {
+  return operation.suffix === 'summary' ? undefined : PARSERS[operation.suffix];
+}
 
 /** The frame of a single-table operation. */
 function operationFrame(operation: OperationSpec, raw: unknown, layout: Layout): Frame {
-  const fixed = FIXED_RESULTS[operation.result];
-  return fixed ? fixed.frame(raw, operation.league, layout) : genericOperationFrame(operation.suffix, raw);
+  const parser = parserOf(operation) as DeclaredParser;
+  return parser.frame(raw, operation.league, layout);
 }
 
 /**
@@ -153,8 +189,8 @@ export function parseOperation(operation: string, raw: unknown, options: ParseOp
 }
 
 /**
- * The fixed columns of an operation's table (summary: of the named table), in order; undefined
- * for generic and unknown operations, and for summary without `table`. The scoreboard's optional
+ * The declared columns of an operation's table (summary: of the named table), in order; undefined
+ * for unknown operations and for summary without `table`. The scoreboard's optional
  * `home_rank` / `away_rank` are not included (they exist only when a team is ranked).
  */
 export function columnsFor(operationName: string, table?: string): readonly string[] | undefined {
@@ -165,7 +201,7 @@ export function columnsFor(operationName: string, table?: string): readonly stri
     if (table === undefined || !isSummaryTable(table)) return undefined;
     name = SUMMARY_TABLES[table];
   } else {
-    name = FIXED_RESULTS[operation.result]?.table(operation.league);
+    name = parserOf(operation)?.table(operation.league);
   }
   if (!name) return undefined;
   return tableColumns(name, operation.league)

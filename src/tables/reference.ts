@@ -1,5 +1,14 @@
 import type { League } from '../core/leagues.js';
-import { arr, isObject, obj, snakeCase, toColour, toLogoList, toSeasonYear } from './cells.js';
+import {
+  arr,
+  isObject,
+  obj,
+  snakeCase,
+  toColour,
+  toLogoList,
+  toSeasonYear,
+  valueOrDisplay,
+} from './cells.js';
 import { byPath, extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
 import type { Frame, Layout } from './frame.js';
@@ -138,7 +147,6 @@ const ROSTER: Extractors = {
     'college.name',
     'college.shortName',
     'college.abbrev',
-    'college.logos',
     'position.id',
     'position.name',
     'position.displayName',
@@ -169,6 +177,7 @@ const ROSTER: Extractors = {
     ],
     { prefix: 'contract', under: 'contract' },
   ),
+  college_logos: logosAt('college.logos'),
   contract_season_year: (a) => toSeasonYear(obj(obj(a.contract).season).year),
 };
 
@@ -258,7 +267,7 @@ function standingsItems(raw: unknown): unknown[] {
         if (typeof s.name !== 'string') continue;
         const lower = s.name.toLowerCase();
         if (RECORD_NAMES.has(lower)) records[lower] = s.summary ?? s.displayValue;
-        else values[snakeCase(s.name)] = s.value;
+        else values[snakeCase(s.name)] = valueOrDisplay(s.value, s.displayValue);
       }
       items.push({ group, team: entry.team, values, records });
     }

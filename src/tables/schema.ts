@@ -1,9 +1,22 @@
 import type { League } from '../core/leagues.js';
+import { g, type ColumnGroup, type ColumnType, type RowOf } from './column-groups.js';
+import { OPERATION_TABLES } from './schema-operations.js';
+
+export {
+  COLUMN_TYPES,
+  EXTRA_COLUMN,
+  type ColumnGroup,
+  type ColumnType,
+  type GroupTag,
+  type RowOf,
+  type ValueOf,
+} from './column-groups.js';
 
 /**
- * The one schema of every fixed table: exact column names, order and types, the contract that
- * analysts' code is written against (the same tables as the R and Python ESPN packages). Parsers,
- * `columnsFor`, the Arrow builder, the conformance tests and `docs/tables.md` all read this file.
+ * The one schema of every table: exact column names, order and types, the contract that analysts'
+ * code is written against (the spec's tables are those of the R and Python ESPN packages; the
+ * other operations' tables are in `schema-operations.ts`). Parsers, `columnsFor`, the Arrow
+ * builder, the conformance tests and `docs/tables.md` all read this file.
  *
  * Column order rule: a table's columns are declared in groups by type, and come group by group,
  * each group in its declared order, so a table's layout is the same whatever the payload's key
@@ -11,48 +24,6 @@ import type { League } from '../core/leagues.js';
  * character group). An `optional` group (the scoreboard's `<side>_rank`)
  * exists in a table only when some row has a value for it.
  */
-
-export type ColumnType = 'character' | 'integer' | 'double' | 'logical';
-export const COLUMN_TYPES: readonly ColumnType[] = ['character', 'integer', 'double', 'logical'];
-
-/** Restricts a group to one league, or makes it `optional` (present only when some row has it). */
-export type GroupTag = League | 'optional';
-
-export interface ColumnGroup {
-  readonly type: ColumnType;
-  readonly names: readonly string[];
-  readonly only: GroupTag | undefined;
-}
-
-function g<
-  const T extends ColumnType,
-  const N extends readonly string[],
-  const O extends GroupTag | undefined = undefined,
->(type: T, names: N, only?: O): { readonly type: T; readonly names: N; readonly only: O } {
-  return { type, names, only: only as O };
-}
-
-/** The TypeScript value of a column type; every column is nullable. */
-export type ValueOf<T extends ColumnType> = T extends 'character'
-  ? string
-  : T extends 'logical'
-    ? boolean
-    : number;
-
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-/** The row type of a list of groups: tagged (league-only or optional) columns are optional keys. */
-export type RowOf<Gs extends readonly ColumnGroup[]> = Simplify<
-  {
-    -readonly [G in Gs[number] as G['only'] extends GroupTag ? never : G['names'][number]]: ValueOf<
-      G['type']
-    > | null;
-  } & {
-    -readonly [G in Gs[number] as G['only'] extends GroupTag ? G['names'][number] : never]?: ValueOf<
-      G['type']
-    > | null;
-  }
->;
 
 function sideGroups<const S extends 'home' | 'away'>(s: S) {
   return [
@@ -523,7 +494,10 @@ const STANDINGS = [
   g('double', [...STANDINGS_VALUE_COLUMNS]),
 ] as const;
 
-/** Every fixed table, by name. Roster has one list per league: the two leagues' rosters differ. */
+/**
+ * Every declared table, by name: the spec's tables, then those of the operations the spec leaves
+ * undescribed. Roster has one list per league: the two leagues' rosters differ.
+ */
 export const SCHEMA = {
   scoreboard: SCOREBOARD,
   boxscore_player: BOXSCORE_PLAYER,
@@ -547,6 +521,7 @@ export const SCHEMA = {
   roster_womens: ROSTER_WOMENS,
   schedule: SCHEDULE,
   standings: STANDINGS,
+  ...OPERATION_TABLES,
 } as const satisfies Record<string, readonly ColumnGroup[]>;
 
 export type TableName = keyof typeof SCHEMA;
@@ -581,7 +556,7 @@ export interface Column {
 
 const resolved = new Map<string, readonly Column[]>();
 
-/** The columns of a fixed table for one league, in order (optional columns included). */
+/** The columns of a declared table for one league, in order (optional columns included). */
 export function tableColumns(table: TableName, league: League): readonly Column[] {
   const key = `${table}:${league}`;
   let columns = resolved.get(key);
@@ -624,6 +599,6 @@ export type RosterRow = MensRosterRow | WomensRosterRow;
 export type ScheduleRow = RowOf<typeof SCHEDULE>;
 export type StandingsRow = RowOf<typeof STANDINGS>;
 
-/** Rows of a generic parser: its columns come from the payload. */
+/** A typed cell, and a row of any table. */
 export type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell | undefined>;

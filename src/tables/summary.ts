@@ -1,10 +1,10 @@
 import type { League } from '../core/leagues.js';
-import { arr, isObject, obj, snakeCase, toSeasonYear } from './cells.js';
+import { arr, isObject, obj, snakeCase, toSeasonYear, valueOrDisplay } from './cells.js';
 import { byPath, extract, logosAt, type Extractors } from './extract.js';
 import { fixedFrame } from './fixed.js';
 import type { Cells, Frame, Layout } from './frame.js';
 import { NEWS_EXTRACTORS } from './news.js';
-import { parsePlays, parseWinprobability } from './plays.js';
+import { parsePlays, parseWinprobability, playColumns, winprobabilityColumns } from './plays.js';
 import {
   BOXSCORE_STAT_COLUMNS,
   SUMMARY_STANDINGS_STAT_COLUMNS,
@@ -72,7 +72,11 @@ function boxscoreAthletes(raw: unknown): unknown[] {
 const BOXSCORE_TEAM: Extractors = {
   ...byPath(['team.id', 'team.abbreviation', 'team.displayName']),
   ...byPath(['homeAway', 'displayOrder'], { under: 'entry' }),
-  ...byPath(['stat.name', 'stat.label', 'stat.displayValue', 'stat.value']),
+  ...byPath(['stat.name', 'stat.label', 'stat.displayValue']),
+  stat_value: (i) => {
+    const stat = obj(i.stat);
+    return valueOrDisplay(stat.value, stat.displayValue);
+  },
 };
 
 function boxscoreTeamStats(raw: unknown): unknown[] {
@@ -87,11 +91,25 @@ function boxscoreTeamStats(raw: unknown): unknown[] {
 
 const LEADERS: Extractors = {
   ...byPath(['team.id', 'team.abbreviation', 'category.name', 'category.displayName']),
-  ...byPath(['athlete.id', 'athlete.displayName', 'displayValue', 'mainStat', 'summary', 'value'], {
-    under: 'leader',
-  }),
+  ...byPath(['athlete.id', 'athlete.displayName', 'displayValue', 'summary'], { under: 'leader' }),
+  main_stat: (i) => mainStat(obj(i.leader)),
+  value: (i) => {
+    const leader = obj(i.leader);
+    return valueOrDisplay(leader.value, leader.displayValue);
+  },
   athlete_position: 'leader.athlete.position.abbreviation',
 };
+
+/**
+ * Upstream's `mainStat`, or, when it sends none, the same object rebuilt from the leader: its
+ * display value and the abbreviation of its first statistic (the category's own stat).
+ */
+function mainStat(leader: Record<string, unknown>): unknown {
+  if (leader.mainStat !== undefined && leader.mainStat !== null) return leader.mainStat;
+  const label = obj(arr(leader.statistics)[0]).abbreviation;
+  if (typeof leader.displayValue !== 'string' || typeof label !== 'string') return null;
+  return { value: leader.displayValue, label };
+}
 
 function leaders(raw: unknown): unknown[] {
   const items: unknown[] = [];
@@ -138,13 +156,13 @@ const HEADER: Extractors = {
     'league.abbreviation',
     'league.slug',
     'league.links',
-    'league.logos',
     'league.isTournament',
     'gameNote',
     'timeValid',
     'season.current',
     'season.type',
   ]),
+  league_logos: logosAt('league.logos'),
   season_year: (h) => toSeasonYear(obj(h.season).year),
 };
 
@@ -251,10 +269,14 @@ const BUILDERS: Record<SummaryTableName, TableBuilder> = {
     extract('boxscore_player', league, BOXSCORE_PLAYER, boxscoreAthletes(raw), layout),
   boxscore_team: (raw, league, layout) =>
     extract('boxscore_team', league, BOXSCORE_TEAM, boxscoreTeamStats(raw), layout),
-  // Plays and win probability always come as rows: the engine needs them so, and transposing
-  // them for Arrow costs less than reading every cell through generic extractors.
-  plays: (raw) => ({ rows: parsePlays(raw) as unknown as Row[] }),
-  winprobability: (raw) => ({ rows: parseWinprobability(raw) as unknown as Row[] }),
+  // Plays and win probability have their own parsers (the engine reads plays as rows): row
+  // objects for the rows flavour, column vectors for Arrow.
+  plays: (raw, league, layout) =>
+    layout === 'rows' ? { rows: parsePlays(raw) as unknown as Row[] } : playColumns(raw, league),
+  winprobability: (raw, league, layout) =>
+    layout === 'rows'
+      ? { rows: parseWinprobability(raw) as unknown as Row[] }
+      : winprobabilityColumns(raw, league),
   leaders: (raw, league, layout) => extract('leaders', league, LEADERS, leaders(raw), layout),
   game_info: (raw, league, layout) =>
     extract('game_info', league, GAME_INFO, single(obj(raw).gameInfo), layout),

@@ -9,6 +9,9 @@ import {
   toLogical,
   toLogoList,
   toSeasonYear,
+  strictNumber,
+  toCoordinate,
+  valueOrDisplay,
 } from '../../src/tables/cells.js';
 
 describe('cell converters', () => {
@@ -57,5 +60,32 @@ describe('cell converters', () => {
     expect(snakeCase('fieldGoalsMade-fieldGoalsAttempted')).toBe('field_goals_made_field_goals_attempted');
     expect(snakeCase('$ref')).toBe('ref');
     expect(snakeCase('isAllStar')).toBe('is_all_star');
+  });
+
+  it('strict number of a display text: plain decimals only', () => {
+    expect(strictNumber('32')).toBe(32);
+    expect(strictNumber('50.6')).toBe(50.6);
+    expect(strictNumber('.683')).toBe(0.683);
+    expect(strictNumber('-4')).toBe(-4);
+    expect(strictNumber('+12')).toBe(12);
+    for (const text of ['45-89', 'W2', '-', '', ' 3', '1e3', '3/6', '44%', 12, null]) {
+      expect(strictNumber(text)).toBeNull();
+    }
+  });
+
+  it('a stat value, else the number its display value shows', () => {
+    expect(valueOrDisplay(29, '29')).toBe(29);
+    expect(valueOrDisplay(undefined, '32')).toBe(32);
+    expect(valueOrDisplay(null, '45-89')).toBeNull();
+    expect(valueOrDisplay('', '7')).toBe(7);
+  });
+
+  it("coordinates: ESPN's no-location sentinels are null, real values kept", () => {
+    expect(toCoordinate(25)).toBe(25);
+    expect(toCoordinate(-3)).toBe(-3);
+    expect(toCoordinate('12')).toBe(12);
+    expect(toCoordinate(-214748340)).toBeNull();
+    expect(toCoordinate(-214748365)).toBeNull();
+    expect(toCoordinate(2147483)).toBeNull();
   });
 });

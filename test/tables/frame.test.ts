@@ -2,10 +2,13 @@ import { RecordBatch, Table, tableFromIPC, vectorFromArray, Utf8 } from 'apache-
 import { describe, expect, it } from 'vitest';
 import {
   columnsFor,
+  frameToRows,
   operationCsv,
+  parseFrames,
   parseOperation,
   tableToIpc,
   toCsv,
+  type Frame,
   type Row,
 } from '../../src/tables/index.js';
 import { makeScoreboardEvent, makePlay } from './helpers.js';
@@ -83,6 +86,25 @@ describe('tableToIpc', () => {
   });
 });
 
+describe('frameToRows', () => {
+  it('gives the rows flavour from a frame laid out in columns, lists as their JSON text', () => {
+    const raw = {
+      plays: [makePlay(), makePlay({ id: 'x', participants: [{ athlete: { id: 'é' } }], text: null })],
+      header: { id: '1', competitions: [{ id: '1', competitors: [] }] },
+    };
+    const columns = parseFrames('mens_summary', raw, undefined, 'columns') as Record<string, Frame>;
+    const rows = parseFrames('mens_summary', raw, undefined, 'rows') as Record<string, Frame>;
+    // The column layout keeps a play's participants as the list itself, for the Arrow builder.
+    const plays = columns.plays as Frame;
+    const participants = plays.columns.findIndex((c) => c.name === 'participants');
+    expect(plays.data?.[participants]?.[1]).toEqual([{ athlete: { id: 'é' } }]);
+    for (const name of Object.keys(rows)) {
+      expect(frameToRows(columns[name] as Frame), name).toEqual(frameToRows(rows[name] as Frame));
+    }
+    expect((frameToRows(columns.plays as Frame)[1] as Row).participants).toBe('[{"athlete":{"id":"é"}}]');
+  });
+});
+
 describe('parseOperation options', () => {
   const raw = { events: [makeScoreboardEvent()] };
   it('defaults to Arrow; flavour rows and return_as_pandas give rows', () => {
@@ -119,7 +141,7 @@ describe('parseOperation options', () => {
   it('columnsFor: fixed tables only', () => {
     expect(columnsFor('mens_summary', 'plays')?.slice(0, 3)).toEqual(['id', 'sequence_number', 'text']);
     expect(columnsFor('mens_summary')).toBeUndefined();
-    expect(columnsFor('mens_draft')).toBeUndefined();
+    expect(columnsFor('mens_draft')).toContain('extra');
     expect(columnsFor('nope')).toBeUndefined();
     expect(columnsFor('mens_news')).toContain('byline');
     expect(columnsFor('womens_news')).not.toContain('byline');

@@ -52,6 +52,11 @@ describe('parsePlays', () => {
     expect(row?.short_description).toBeNull();
   });
 
+  it('reads the coordinates of plays without a location as null', () => {
+    const [row] = parsePlays({ plays: [makePlay({ coordinate: { x: -214748340, y: -214748365 } })] });
+    expect([row?.coordinate_x, row?.coordinate_y]).toEqual([null, null]);
+  });
+
   it('keeps payload order and skips entries that are not objects', () => {
     const rows = parsePlays({ plays: [makePlay({ id: 'b' }), 3, null, makePlay({ id: 'a' })] });
     expect(rows.map((r) => r.id)).toEqual(['b', 'a']);
