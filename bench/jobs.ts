@@ -7,12 +7,16 @@ import { parseAlertsConfig } from '../workers/rules-file.js';
 import { createAlertWorker } from '../workers/alerts/worker.js';
 import { createEventProducer } from '../workers/producer.js';
 import { createWebhookWorker } from '../workers/webhooks/worker.js';
+import { DISCORD_WEBHOOK_PATH, startFakeDiscord } from '../test/workers/fakes/discord.js';
 
 /**
  * Jobs from event to webhook receipt: producer → `courtside-events` → alert worker (4-way
  * concurrency, per-game ordering, rule state in Redis) → `courtside-webhooks` → signed POST to a
  * receiver on loopback. Every event is subscribed (raw `play.added` deliveries) so each event is
  * one webhook. Two phases: a burst (throughput) and a paced stream (latency without a backlog).
+ * A third phase posts alerts to a paced chat destination: a fake Discord webhook on loopback that
+ * answers like Discord (a bucket of 5 requests per 2 s, `X-RateLimit-*` headers, 429 past it),
+ * once paced by the bucket headers alone and once at Discord's default spacing.
  * Prints one JSON line. Needs REDIS_URL (default redis://127.0.0.1:6379).
  */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -23,6 +27,9 @@ const BURST_EVENTS_PER_GAME = 250;
 const PACED_RATE = 100;
 const PACED_EVENTS = 1_000;
 const CONCURRENCY = 4;
+// Alerts to the paced Discord webhook: 8 games of lead changes, interleaved as on a busy night.
+const PACED_ALERT_GAMES = 8;
+const PACED_ALERTS_PER_GAME = 6;
 
 const HOME: TeamRef = { id: '13', abbreviation: 'LAL' };
 const AWAY: TeamRef = { id: '2', abbreviation: 'BOS' };
@@ -68,6 +75,97 @@ function gameEvents(gameId: string, n: number): GameEvent[] {
     });
   }
   return events;
+}
+
+/** A game whose every play after the first changes the lead: one lead-change alert per play. */
+function leadChangeGame(gameId: string, plays: number): GameEvent[] {
+  const events: GameEvent[] = [];
+  let home = 0;
+  let away = 0;
+  for (let seq = 1; seq <= plays; seq++) {
+    if (seq % 2) home = away + 1;
+    else away = home + 1;
+    const play: PlayRow = {
+      id: `${gameId}${seq}`,
+      sequence_number: String(seq),
+      text: `Player ${seq} makes jumper`,
+      away_score: away,
+      home_score: home,
+      scoring_play: true,
+      score_value: 1,
+      participants: null,
+      wallclock: null,
+      shooting_play: true,
+      points_attempted: 1,
+      short_description: null,
+      type_id: '1',
+      type_text: 'Jump Shot',
+      period_number: 4,
+      period_display_value: null,
+      clock_display_value: '5:00',
+      team_id: seq % 2 ? HOME.id : AWAY.id,
+      coordinate_x: null,
+      coordinate_y: null,
+    };
+    events.push({
+      id: `mens:${gameId}:play.added:${play.id}`,
+      type: 'play.added',
+      league: 'mens',
+      gameId,
+      seq,
+      at: new Date().toISOString(),
+      teams: { home: HOME, away: AWAY },
+      data: { play },
+    });
+  }
+  return events;
+}
+
+/**
+ * Alerts/s from the alert worker to a paced Discord webhook: `alerts` lead changes from
+ * interleaved games; `minIntervalMs` undefined is Discord's default spacing.
+ */
+async function pacedDestination(minIntervalMs: number | undefined, games: number, perGame: number) {
+  const prefix = `courtside-bench:${randomUUID().slice(0, 8)}:`;
+  const fake = await startFakeDiscord();
+  const config = parseAlertsConfig({
+    allowPrivateAddresses: true,
+    rules: { lead_change: { fromPeriod: 1 } },
+    subscribers: [
+      {
+        id: 'discord',
+        kind: 'discord',
+        url: `${fake.base}${DISCORD_WEBHOOK_PATH}`,
+        ...(minIntervalMs === undefined ? {} : { minIntervalMs }),
+      },
+    ],
+  });
+  const producer = createEventProducer({ redisUrl: REDIS_URL, prefix });
+  const alerts = createAlertWorker({ redisUrl: REDIS_URL, prefix, config, concurrency: CONCURRENCY });
+  const webhooks = createWebhookWorker({ redisUrl: REDIS_URL, prefix, config, concurrency: 16 });
+  await Promise.all([alerts.ready(), webhooks.ready()]);
+  // perGame + 1 plays give perGame lead changes.
+  const events = interleave(Array.from({ length: games }, (_, g) => leadChangeGame(`7${g}`, perGame + 1)));
+  const expected = games * perGame;
+  const t0 = performance.now();
+  for (const e of events) producer.add(e);
+  while (fake.delivered().length < expected) await new Promise((resolve) => setTimeout(resolve, 20));
+  const seconds = (performance.now() - t0) / 1000;
+  const delivered = fake.delivered();
+  const span = ((delivered.at(-1)?.at ?? 0) - (delivered[0]?.at ?? 0)) / 1000;
+  await producer.close();
+  await alerts.close();
+  await webhooks.close();
+  await fake.close();
+  await deleteKeys(REDIS_URL, prefix);
+  return {
+    spacingMs: minIntervalMs ?? 2000,
+    alerts: expected,
+    seconds: Math.round(seconds * 10) / 10,
+    // Rate while paced: between the first and the last post.
+    alertsPerSec: Math.round(((expected - 1) / span) * 100) / 100,
+    rateLimited: fake.requests.filter((r) => r.status === 429).length,
+  };
 }
 
 function interleave(games: GameEvent[][]): GameEvent[] {
@@ -155,6 +253,10 @@ async function main(): Promise<void> {
   server.close();
   await deleteKeys(REDIS_URL, prefix);
 
+  // Phase 3: a paced chat destination, by Discord's bucket headers alone, then at its default spacing.
+  const byHeaders = await pacedDestination(0, PACED_ALERT_GAMES, PACED_ALERTS_PER_GAME);
+  const byDefault = await pacedDestination(undefined, 2, 5);
+
   const round = (n: number) => Math.round(n * 10) / 10;
   process.stdout.write(
     `${JSON.stringify({
@@ -174,6 +276,7 @@ async function main(): Promise<void> {
         p50Ms: round(percentile(pacedLatencies, 50)),
         p99Ms: round(percentile(pacedLatencies, 99)),
       },
+      discord: { bucket: '5 per 2 s', byHeaders, byDefault },
       node: process.version,
     })}\n`,
   );

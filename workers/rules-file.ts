@@ -6,6 +6,13 @@ import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '../src/model/events.js';
 import { LEAGUES } from '../src/core/leagues.js';
 import { InvalidConfigError } from '../src/core/errors.js';
+import {
+  DESTINATION_FIELDS,
+  DESTINATION_KINDS,
+  isDestinationKind,
+  type DestinationKind,
+} from './destinations/schema.js';
+import { expandEnv } from './env-vars.js';
 
 /** The alert rules, by the names used in the rules file and in alert ids. */
 export const RULE_NAMES = [
@@ -54,23 +61,44 @@ const rulesSchema = z.strictObject({
 const leagueList = z.array(z.enum(LEAGUES, { error: `expected one of ${LEAGUES.join(', ')}` }));
 const teamList = z.array(z.string({ error: 'expected a team abbreviation or id' }).min(1));
 
-const subscriberSchema = z.strictObject({
-  /** Names the subscriber in idempotency keys and logs; default: a hash of the URL. */
+/** The fields every kind of subscriber takes. */
+const commonFields = {
+  /** Names the subscriber in idempotency keys and logs; default: a hash of where it posts. */
   id: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'expected 1-64 letters, digits, _ . or -' })
     .optional(),
-  url: z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }),
-  secret: z.string({ error: 'expected a string' }).min(16, { error: 'expected at least 16 characters' }),
+  kind: z.enum(DESTINATION_KINDS).optional(),
   alerts: z
     .array(z.enum([...RULE_NAMES, '*'], { error: `expected one of ${RULE_NAMES.join(', ')} or *` }))
     .optional(),
-  events: z
-    .array(z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `expected an event type` }))
-    .default([]),
   leagues: leagueList.optional(),
   teams: teamList.optional(),
-});
+};
+
+const subscriberSchemas = {
+  webhook: z.strictObject({
+    ...commonFields,
+    ...DESTINATION_FIELDS.webhook,
+    events: z
+      .array(z.enum(EVENT_TYPES as [EventType, ...EventType[]], { error: `expected an event type` }))
+      .default([]),
+  }),
+  discord: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.discord }),
+  slack: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.slack }),
+  telegram: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.telegram }),
+  ntfy: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.ntfy }),
+};
+
+type Parsed<K extends DestinationKind> = z.output<(typeof subscriberSchemas)[K]>;
+/** One subscriber of each kind, with its id and kind filled in; chat kinds take no raw events. */
+export type SubscriberOf<K extends DestinationKind> = Omit<Parsed<K>, 'id' | 'kind'> & {
+  id: string;
+  kind: K;
+  events: EventType[];
+};
+export type SubscriberConfig = { [K in DestinationKind]: SubscriberOf<K> }[DestinationKind];
+export type ChatSubscriber = Exclude<SubscriberConfig, { kind: 'webhook' }>;
 
 const fileSchema = z.strictObject({
   leagues: leagueList.default([...LEAGUES]),
@@ -85,7 +113,7 @@ const fileSchema = z.strictObject({
       upset_watch: rulesSchema.shape.upset_watch.optional(),
     })
     .optional(),
-  subscribers: z.array(subscriberSchema).default([]),
+  subscribers: z.array(z.unknown()).default([]),
   allowPrivateAddresses: z.boolean({ error: 'expected true or false' }).default(false),
   staleAfterSeconds: positiveInt().default(600),
   attempts: positiveInt().max(50, { error: 'expected at most 50' }).default(8),
@@ -96,7 +124,6 @@ const fileSchema = z.strictObject({
 
 type Rules = z.output<typeof rulesSchema>;
 export type RuleSettings = { [K in RuleName]: Rules[K] };
-export type SubscriberConfig = z.output<typeof subscriberSchema> & { id: string };
 
 export interface AlertsConfig extends Omit<z.output<typeof fileSchema>, 'rules' | 'subscribers'> {
   rules: RuleSettings;
@@ -105,19 +132,14 @@ export interface AlertsConfig extends Omit<z.output<typeof fileSchema>, 'rules' 
 
 /**
  * Validates a parsed rules file. Omitting `rules` turns every rule on with its defaults; giving
- * `rules` turns on exactly the rules it lists (each may set `enabled: false` too).
+ * `rules` turns on exactly the rules it lists (each may set `enabled: false` too). `${NAME}` in
+ * any string is replaced with that environment variable first.
  * Throws `InvalidConfigError` naming the field path, e.g. `rules.close_game.margin`.
  */
-export function parseAlertsConfig(input: unknown): AlertsConfig {
-  const result = fileSchema.safeParse(input ?? {});
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const path = issue?.path.map(String) ?? [];
-    if (issue?.code === 'unrecognized_keys') {
-      throw new InvalidConfigError([...path, issue.keys[0] ?? '?'].join('.'), 'unknown field');
-    }
-    throw new InvalidConfigError(path.join('.') || '(root)', issue?.message ?? 'invalid');
-  }
+export function parseAlertsConfig(input: unknown, env: NodeJS.ProcessEnv = process.env): AlertsConfig {
+  const expanded = expandEnv(input ?? {}, env);
+  const result = fileSchema.safeParse(expanded);
+  if (!result.success) throw configError(result.error, []);
   const parsed = result.data;
   const rules = {} as Record<RuleName, unknown>;
   for (const name of RULE_NAMES) {
@@ -126,17 +148,52 @@ export function parseAlertsConfig(input: unknown): AlertsConfig {
     rules[name] = settings;
   }
   const seen = new Set<string>();
-  const subscribers = parsed.subscribers.map((s, i) => {
-    const id = s.id ?? createHash('sha256').update(s.url).digest('hex').slice(0, 12);
-    if (seen.has(id)) throw new InvalidConfigError(`subscribers.${i}.id`, `duplicate subscriber id ${id}`);
-    seen.add(id);
-    return { ...s, id };
+  const subscribers = parsed.subscribers.map((raw, i) => {
+    const s = parseSubscriber(raw, i);
+    if (seen.has(s.id))
+      throw new InvalidConfigError(`subscribers.${i}.id`, `duplicate subscriber id ${s.id}`);
+    seen.add(s.id);
+    return s;
   });
   return { ...parsed, rules: rules as RuleSettings, subscribers };
 }
 
+/** The first problem zod found, as an error naming its field path under `at`. */
+function configError(error: z.ZodError, at: string[]): InvalidConfigError {
+  const issue = error.issues[0];
+  const path = [...at, ...(issue?.path.map(String) ?? [])];
+  if (issue?.code === 'unrecognized_keys') {
+    return new InvalidConfigError([...path, issue.keys[0] ?? '?'].join('.'), 'unknown field');
+  }
+  return new InvalidConfigError(path.join('.') || '(root)', issue?.message ?? 'invalid');
+}
+
+function parseSubscriber(raw: unknown, i: number): SubscriberConfig {
+  const at = ['subscribers', String(i)];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new InvalidConfigError(at.join('.'), 'expected an object');
+  }
+  const kind = (raw as { kind?: unknown }).kind ?? 'webhook';
+  if (!isDestinationKind(kind)) {
+    throw new InvalidConfigError(`${at.join('.')}.kind`, `expected one of ${DESTINATION_KINDS.join(', ')}`);
+  }
+  const result = subscriberSchemas[kind].safeParse(raw);
+  if (!result.success) throw configError(result.error, at);
+  const parsed = result.data as Parsed<DestinationKind> & { events?: EventType[] };
+  const id = parsed.id ?? createHash('sha256').update(addressOf(parsed)).digest('hex').slice(0, 12);
+  return { ...parsed, id, kind, events: parsed.events ?? [] } as SubscriberConfig;
+}
+
+/** What a default subscriber id hashes: where it posts (a Telegram bot posts to a chat). */
+function addressOf(s: Parsed<DestinationKind>): string {
+  return 'token' in s && 'chatId' in s ? `telegram:${s.token}:${s.chatId}` : (s as { url: string }).url;
+}
+
 /** Reads a rules file: YAML for .yaml/.yml, JSON otherwise. */
-export async function loadAlertsConfig(file: string): Promise<AlertsConfig> {
+export async function loadAlertsConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AlertsConfig> {
   const text = await readFile(file, 'utf8');
   let data: unknown;
   try {
@@ -147,7 +204,7 @@ export async function loadAlertsConfig(file: string): Promise<AlertsConfig> {
       `not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(err as Error).message}`,
     );
   }
-  return parseAlertsConfig(data);
+  return parseAlertsConfig(data, env);
 }
 
 /** The configuration used when no rules file is given: every rule on, no subscribers. */

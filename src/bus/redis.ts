@@ -73,6 +73,14 @@ const QUIT_TIMEOUT_MS = 1_000;
 const TAIL_RETRY_MS = 250;
 
 /**
+ * The key of a game's meta (its diff state, with the snapshot the engine keeps), for readers
+ * outside the bus that need one field of it without a bus of their own (the alert worker's colours).
+ */
+export function gameMetaKey(prefix: string, game: GameKey): string {
+  return `${prefix}game:${game.league}:${game.gameId}:meta`;
+}
+
+/**
  * The bus on Redis. The log is one stream `<prefix>events` (ids are the offsets; trimmed in
  * chunks like `MAXLEN ~`, the newest trimmed id kept in `<prefix>events:trimmed`); game state is `<prefix>game:<league>:<id>:meta` (JSON) and `...:entries` (hash of
  * JSON), listed in the set `<prefix>games`; leases are `<prefix>lease:<league>:<id>`.
@@ -96,7 +104,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const epochKey = `${prefix}epoch`;
   const leaseKey = (g: GameKey): string => `${prefix}lease:${g.league}:${g.gameId}`;
   const offerKey = (g: GameKey): string => `${prefix}offer:${g.league}:${g.gameId}`;
-  const metaKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:meta`;
+  const metaKey = (g: GameKey): string => gameMetaKey(prefix, g);
   const entriesKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:entries`;
   const lastCommitKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:last-commit`;
   const member = (g: GameKey): string => `${g.league}:${g.gameId}`;

@@ -25,7 +25,7 @@ export function registerWebhooks(program: Command): void {
     program,
     {
       name: 'webhooks',
-      description: 'webhook deliveries: list and retry the failed set',
+      description: 'webhook and chat deliveries: list and retry the failed set',
       examples: EXAMPLES,
     },
     redisOptions,

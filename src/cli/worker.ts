@@ -31,7 +31,8 @@ Examples:
   $ REDIS_URL=redis://127.0.0.1:6379 courtside worker alerts --rules rules.yaml
   $ courtside worker alerts --redis redis://redis:6379 --rules rules.json --concurrency 8 --metrics-port 9464
   $ courtside worker webhooks --rules rules.yaml        # deliveries only
-The rules file format is in docs/alerts.md.`;
+  $ DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/... courtside worker alerts --rules examples/discord-bot.yaml
+The rules file format, and the chat destinations (discord, slack, telegram, ntfy), are in docs/alerts.md.`;
 
 // Grace for in-flight jobs on SIGTERM; BullMQ re-queues anything still active after a crash anyway.
 const HARD_EXIT_MS = 10_000;
@@ -66,7 +67,7 @@ export function registerWorker(program: Command): void {
   subcommand((worker) =>
     worker
       .command('webhooks')
-      .description('Deliver courtside-webhooks jobs (signed POSTs with retries)')
+      .description('Deliver courtside-webhooks jobs (signed POSTs and chat messages, with retries)')
       .option('--webhook-concurrency <n>', 'deliveries in flight at once (default 16)'),
   ).action(async (flags: WorkerFlags) => {
     await runWorker('webhooks', { ...flags, webhooks: true });

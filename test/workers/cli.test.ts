@@ -49,6 +49,43 @@ describe('courtside worker / webhooks commands', () => {
     expect(run.stderr).toContain('rules.close_game.margin: expected a positive integer');
   });
 
+  it('refuses a chat subscriber of an unknown kind, without its chat id, or with an unset variable, before any delivery', async () => {
+    const cases: Array<[string, string, Record<string, string>]> = [
+      [
+        'subscribers:\n  - kind: teams\n    url: https://example.com/x\n',
+        'subscribers.0.kind: expected one of webhook, discord, slack, telegram, ntfy',
+        {},
+      ],
+      [
+        "subscribers:\n  - kind: telegram\n    token: '${TELEGRAM_BOT_TOKEN}'\n",
+        'subscribers.0.chatId: missing: the chat to post to',
+        { TELEGRAM_BOT_TOKEN: '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw' },
+      ],
+      [
+        "subscribers:\n  - kind: discord\n    url: '${DISCORD_WEBHOOK_URL}'\n",
+        'subscribers.0.url: environment variable DISCORD_WEBHOOK_URL is not set',
+        {},
+      ],
+      [
+        'subscribers:\n  - kind: discord\n    url: https://discord.com/channels/1/2\n',
+        'subscribers.0.url: expected a Discord webhook URL',
+        {},
+      ],
+    ];
+    for (const [i, [yaml, message, env]] of cases.entries()) {
+      const file = join(dir, `chat-${i}.yaml`);
+      await writeFile(file, yaml);
+      // An unreachable Redis: the rules file is refused before the worker connects to anything.
+      const run = await courtside(
+        ['worker', 'alerts', '--rules', file, '--redis', 'redis://127.0.0.1:1'],
+        env,
+      );
+      expect(run.code, yaml).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toContain('AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw');
+    }
+  });
+
   it.skipIf(!redis)('starts with a valid rules file and stops cleanly on SIGTERM', async () => {
     const file = join(dir, 'ok.json');
     await writeFile(file, JSON.stringify({ rules: { final_score: {} } }));

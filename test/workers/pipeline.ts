@@ -15,7 +15,14 @@ export const SECRET = 'test-secret-0123456789';
 export async function startPipeline(
   redis: TestRedis,
   rulesFile: Record<string, unknown>,
-  options: { concurrency?: number; alertWorkers?: number; gapWaitMs?: number } = {},
+  options: {
+    concurrency?: number;
+    alertWorkers?: number;
+    gapWaitMs?: number;
+    /** Delivering worker processes' worth of webhook workers (default 1). */
+    webhookWorkers?: number;
+    maxInlineWaitMs?: number;
+  } = {},
 ): Promise<{
   config: AlertsConfig;
   producer: ReturnType<typeof createEventProducer>;
@@ -36,14 +43,17 @@ export async function startPipeline(
       logger,
     }),
   );
-  const deliverer = createWebhookWorker({
-    redisUrl: redis.url,
-    prefix: redis.prefix,
-    config,
-    concurrency: 8,
-    logger,
-  });
-  await Promise.all([...workers.map((w) => w.ready()), deliverer.ready()]);
+  const deliverers = Array.from({ length: options.webhookWorkers ?? 1 }, () =>
+    createWebhookWorker({
+      redisUrl: redis.url,
+      prefix: redis.prefix,
+      config,
+      concurrency: 8,
+      logger,
+      maxInlineWaitMs: options.maxInlineWaitMs,
+    }),
+  );
+  await Promise.all([...workers.map((w) => w.ready()), ...deliverers.map((d) => d.ready())]);
   return {
     config,
     producer,
@@ -51,7 +61,7 @@ export async function startPipeline(
     async close() {
       await producer.close();
       await Promise.all(workers.map((w) => w.close()));
-      await deliverer.close();
+      await Promise.all(deliverers.map((d) => d.close()));
     },
   };
 }

@@ -16,6 +16,8 @@ import { RecentIds } from './recent-ids.js';
 import { idempotencyKey, webhookJobOptions, type WebhookJobData } from '../webhooks/jobs.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { GameStore } from './game-store.js';
+import { TeamColors } from './team-colors.js';
+import { displayUrl } from '../destinations/redact.js';
 import { evaluate } from './rules.js';
 import type { Alert, GameRuleState } from './types.js';
 
@@ -78,6 +80,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   logQueueErrors(webhooks, logger, 'webhook queue');
   const events = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
   events.on('error', () => undefined);
+  const colors = new TeamColors(commands, prefix);
   const teamFilter = config.teams ? new Set(config.teams.map((t) => t.toUpperCase())) : null;
 
   function wanted(event: GameEvent, leagues: readonly string[], teams: Set<string> | null): boolean {
@@ -110,22 +113,24 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
         (sub.alerts === undefined || sub.alerts.includes('*') || sub.alerts.includes(alert.rule)) &&
         subscribed(sub, event),
     );
+    const colored = { ...alert, colors: await colors.of(alert.league, alert.gameId) };
     // Webhook jobs first (their ids make a repeat a no-op), then the fired mark: a crash in between
     // re-runs this alert on retry without a second delivery.
-    await queueDeliveries(targets, { id: alert.id, name: alert.rule, kind: 'alert', body: alert }, event);
+    await queueDeliveries(targets, { id: alert.id, name: alert.rule, kind: 'alert', body: colored }, event);
     await commands
       .multi()
-      .lpush(`${prefix}alerts`, JSON.stringify(alert))
+      .lpush(`${prefix}alerts`, JSON.stringify(colored))
       .ltrim(`${prefix}alerts`, 0, ALERT_LIST_LENGTH - 1)
       .set(firedKey, '1', 'EX', FIRED_TTL_SECONDS)
       .exec();
     firedHere.add(alert.id);
     alertsFired.inc({ rule: alert.rule });
     logger.info({ alert: alert.id, text: alert.text }, 'alert');
-    options.onAlert?.(alert);
+    options.onAlert?.(colored);
   }
 
   async function sendEvent(event: GameEvent): Promise<void> {
+    // Chat subscribers take alerts only (their `events` is always empty).
     const targets = config.subscribers.filter(
       (sub) => sub.events.includes(event.type) && subscribed(sub, event),
     );
@@ -149,7 +154,8 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
           name: delivery.name,
           data: {
             subscriberId: sub.id,
-            url: sub.url,
+            destination: sub.kind,
+            url: displayUrl(sub),
             idempotencyKey: key,
             kind: delivery.kind,
             payload: { kind: delivery.kind, ...delivery.body },

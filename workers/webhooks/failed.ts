@@ -1,9 +1,13 @@
 import { Queue, type Job } from 'bullmq';
 import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import type { DestinationKind } from '../destinations/schema.js';
 import type { WebhookJobData } from './jobs.js';
 
 export interface FailedDelivery {
   id: string;
+  /** The subscriber's kind: `webhook`, `discord`, `slack`, `telegram` or `ntfy`. */
+  kind: DestinationKind;
+  /** Where it went; tokens in chat URLs are redacted. */
   url: string;
   subscriberId: string;
   idempotencyKey: string;
@@ -38,6 +42,7 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
   function describe(job: Job<WebhookJobData>): FailedDelivery {
     return {
       id: job.id ?? '',
+      kind: job.data.destination ?? 'webhook',
       url: job.data.url,
       subscriberId: job.data.subscriberId,
       idempotencyKey: job.data.idempotencyKey,

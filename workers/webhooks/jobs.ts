@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
+import type { DestinationKind } from '../destinations/schema.js';
 
 /** One webhook delivery job in `courtside-webhooks`. The secret is not stored: workers look it up. */
 export interface WebhookJobData {
   subscriberId: string;
+  /** The subscriber's kind when queued; absent in jobs queued before there were kinds: `webhook`. */
+  destination?: DestinationKind;
+  /** Where it goes, fit to show: tokens in chat URLs are redacted (the worker reads the real one). */
   url: string;
   /** `<alert or event id>@<subscriber id>`: the `Idempotency-Key` header, stable across retries. */
   idempotencyKey: string;

@@ -4,7 +4,8 @@ import { silentLogger, type Logger } from '../../src/core/log.js';
 import { webhookDeliveries } from '../../src/core/metrics.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { logQueueErrors } from '../queue-errors.js';
-import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import { DEFAULT_PREFIX, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import { createChatDelivery } from '../destinations/chat-delivery.js';
 import { workerHandle } from '../worker-handle.js';
 import { deliverWebhook } from './deliver.js';
 import type { WebhookJobData } from './jobs.js';
@@ -18,6 +19,8 @@ export interface WebhookWorkerOptions {
   logger?: Logger;
   /** Called after each successful delivery (benchmarks, tests). */
   onDelivered?: (job: WebhookJobData, status: number) => void;
+  /** Chat destinations: waits longer than this go to the delayed set (default 30 s). */
+  maxInlineWaitMs?: number;
 }
 
 export interface WebhookWorker {
@@ -27,7 +30,8 @@ export interface WebhookWorker {
 }
 
 /**
- * Consumes `courtside-webhooks`: POSTs each delivery, signed with the subscriber's current secret.
+ * Consumes `courtside-webhooks`: POSTs each delivery, signed with the subscriber's current secret,
+ * or, for a chat subscriber (Discord, Slack, Telegram, ntfy), posts it formatted for the chat.
  * A non-2xx answer throws, so BullMQ retries with the job's exponential backoff; after the last
  * attempt the job stays in the failed set (see `webhooks failed` / `webhooks retry`).
  */
@@ -35,14 +39,31 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const logger = options.logger ?? silentLogger;
   const subscribers = new Map<string, SubscriberConfig>(options.config.subscribers.map((s) => [s.id, s]));
   const connection: Redis = createRedisConnection(options.redisUrl);
+  const commands: Redis = createRedisConnection(options.redisUrl);
+  const chats = createChatDelivery({
+    commands,
+    prefix: options.prefix ?? DEFAULT_PREFIX,
+    timeoutMs: options.config.timeoutMs,
+    allowPrivateAddresses: options.config.allowPrivateAddresses,
+    logger,
+    maxInlineWaitMs: options.maxInlineWaitMs,
+    onDelivered: options.onDelivered,
+  });
 
-  async function deliverJob(job: Job<WebhookJobData>): Promise<{ status: number }> {
+  async function deliverJob(job: Job<WebhookJobData>, token?: string): Promise<{ status: number }> {
     const data = job.data;
     const subscriber = subscribers.get(data.subscriberId);
     if (!subscriber) {
       webhookDeliveries.inc({ outcome: 'refused' });
       throw new UnrecoverableError(`subscriber ${data.subscriberId} is not in the rules file`);
     }
+    if ((data.destination ?? 'webhook') !== subscriber.kind) {
+      webhookDeliveries.inc({ outcome: 'refused' });
+      throw new UnrecoverableError(
+        `subscriber ${data.subscriberId} is now of kind ${subscriber.kind}, not ${data.destination ?? 'webhook'}`,
+      );
+    }
+    if (subscriber.kind !== 'webhook') return chats.deliver(job, token, subscriber);
     try {
       const result = await deliverWebhook({
         url: subscriber.url,
@@ -80,5 +101,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   });
   logQueueErrors(worker, logger, 'webhook worker');
 
-  return workerHandle(worker, { release: () => connection.disconnect() });
+  return workerHandle(worker, {
+    release: () => {
+      connection.disconnect();
+      commands.disconnect();
+    },
+  });
 }

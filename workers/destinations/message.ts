@@ -1,0 +1,161 @@
+import { finalLabel, momentLine, periodLabel, scoreLine } from '../alerts/format.js';
+import type { Alert, Side } from '../alerts/types.js';
+
+/**
+ * An alert as the chat destinations show it, built once from the alert's fields (never by parsing
+ * its text). `headline` is what a notification preview shows; `scoreLine`, `when` and `play` are
+ * the lines under it.
+ */
+export interface AlertMessage {
+  /** `Lead change: ORL lead 98-96`. */
+  headline: string;
+  /** An emoji for the rule, for chats that show one before the headline. */
+  emoji: string;
+  /** `TOR 96 - ORL 98` (away team first). */
+  scoreLine: string;
+  /** `1:12 4th`, `Final/OT`; null when the clock is unknown. */
+  when: string | null;
+  /** The sentence about the alert, or the play that caused it. */
+  detail: string | null;
+  /**
+   * The lines under the headline in a chat: the score and clock, then the detail (the final
+   * score's headline is its score line already, so only the detail).
+   */
+  lines: string[];
+  /** `NBA` or `WNBA`. */
+  league: string;
+  /** The team the alert is about (winner, new leader, team on the run...), when there is one. */
+  side: Side | null;
+  /** That team's colour, hex without `#`, when the snapshot gave it. */
+  colour: string | null;
+  /** ntfy priority, 3 (default) or 4 (high: the moments worth a buzz). */
+  priority: 3 | 4;
+  /** ntfy tags (emoji short codes). */
+  tags: string[];
+}
+
+const LEAGUE_LABEL: Record<string, string> = { mens: 'NBA', womens: 'WNBA' };
+
+export function alertMessage(alert: Alert): AlertMessage {
+  const d = alert.details;
+  const str = (key: string): string | null => {
+    const value = d[key];
+    return typeof value === 'string' && value.trim() !== ''
+      ? value.trim()
+      : typeof value === 'number'
+        ? String(value)
+        : null;
+  };
+  const sideOf = (abbreviation: string | null): Side | null =>
+    abbreviation === alert.teams.home.abbreviation
+      ? 'home'
+      : abbreviation === alert.teams.away.abbreviation
+        ? 'away'
+        : null;
+  const leading: Side | null =
+    alert.score.home > alert.score.away ? 'home' : alert.score.away > alert.score.home ? 'away' : null;
+  const lead = (side: Side): string => {
+    const other: Side = side === 'home' ? 'away' : 'home';
+    return `${alert.score[side]}-${alert.score[other]}`;
+  };
+  const clock = momentLine(alert.teams, alert.score, alert.period, alert.clock).slice(
+    scoreLine(alert.teams, alert.score).length + 2,
+  );
+  const base = {
+    scoreLine: scoreLine(alert.teams, alert.score),
+    when: clock || null,
+    league: LEAGUE_LABEL[alert.league] ?? alert.league,
+  };
+  const build = (
+    side: Side | null,
+    headline: string,
+    detail: string | null,
+    emoji: string,
+    tag: string,
+    priority: 3 | 4 = 3,
+  ): AlertMessage => ({
+    ...base,
+    headline,
+    emoji,
+    detail,
+    lines: [[base.scoreLine, base.when].filter(Boolean).join(' · '), ...(detail ? [detail] : [])],
+    side,
+    colour: side ? (alert.colors?.[side] ?? null) : null,
+    priority,
+    tags: ['basketball', tag],
+  });
+
+  switch (alert.rule) {
+    case 'final_score': {
+      const winner = d.winner === 'home' || d.winner === 'away' ? d.winner : leading;
+      const periods = typeof d.periods === 'number' ? d.periods : (alert.period ?? 4);
+      const label = finalLabel(periods);
+      return {
+        ...build(
+          winner,
+          `${label}: ${base.scoreLine}`,
+          winner ? `${alert.teams[winner].abbreviation} win ${lead(winner)}` : null,
+          '🏁',
+          'checkered_flag',
+        ),
+        when: label,
+        lines: winner ? [`${alert.teams[winner].abbreviation} win ${lead(winner)}`] : [],
+      };
+    }
+    case 'lead_change': {
+      const side = sideOf(str('leader')) ?? leading;
+      const who = side ? `${alert.teams[side].abbreviation} lead ${lead(side)}` : 'lead change';
+      return build(side, `Lead change: ${who}`, str('play'), '🔄', 'arrows_counterclockwise');
+    }
+    case 'close_game': {
+      const margin = leading
+        ? `${alert.teams[leading].abbreviation} by ${Math.abs(alert.score.home - alert.score.away)}`
+        : 'tied';
+      return build(
+        leading,
+        `Close game: ${margin}${base.when ? `, ${base.when}` : ''}`,
+        alert.clock !== null && alert.period !== null
+          ? `${margin === 'tied' ? 'Tied' : margin} with ${alert.clock} left in the ${periodLabel(alert.period)}`
+          : null,
+        '⏱️',
+        'stopwatch',
+        4,
+      );
+    }
+    case 'run': {
+      const side = sideOf(str('team'));
+      const team = side ? alert.teams[side].abbreviation : str('team');
+      return build(side, `${team} on a ${str('points') ?? '?'}-0 run`, str('play'), '🔥', 'fire');
+    }
+    case 'player_points': {
+      const teamId = str('teamId');
+      const side: Side | null =
+        teamId === alert.teams.home.id ? 'home' : teamId === alert.teams.away.id ? 'away' : null;
+      const team = side ? ` (${alert.teams[side].abbreviation})` : '';
+      return build(
+        side,
+        `${str('name') ?? 'A player'}${team} reaches ${str('threshold') ?? '?'} points`,
+        str('play'),
+        '⭐',
+        'star',
+      );
+    }
+    case 'upset_watch': {
+      const side = sideOf(str('team'));
+      const now = typeof d.probability === 'number' ? pct(d.probability) : '?';
+      const before = typeof d.pregame === 'number' ? `${pct(d.pregame)} before the game` : null;
+      return build(
+        side,
+        `Upset watch: ${str('team') ?? '?'} now ${now} to win`,
+        before ? `${str('team') ?? '?'} had ${before}` : null,
+        '🚨',
+        'rotating_light',
+        4,
+      );
+    }
+  }
+}
+
+function pct(p: number): string {
+  return `${Math.round(p * 100)}%`;
+}
