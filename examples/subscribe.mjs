@@ -1,31 +1,18 @@
-// Live NBA events from a courtside daemon. Run: node examples/subscribe.mjs [ws://host:port/v1/stream]
-import WebSocket from 'ws';
+// Live NBA events from a courtside daemon.
+// Run: node examples/subscribe.mjs [http://host:port, or ws://host:port/v1/stream]
+// The client library reconnects by itself and resumes where it left off: no event missed or repeated.
+import { connect } from 'courtside/client';
 
-const url = process.argv[2] ?? 'ws://localhost:8080/v1/stream';
-let since; // offset of the last event seen: a reconnect resumes from it, missing nothing
+const client = connect(process.argv[2] ?? 'http://localhost:8080');
+client.on('state', ({ state, reason }) => console.error(`[${state}] ${reason}`));
 
-function connect() {
-  const ws = new WebSocket(url);
-  ws.on('open', () => {
-    const subscribe = { op: 'subscribe', id: 'nba', leagues: ['mens'], snapshot: !since };
-    ws.send(JSON.stringify(since ? { ...subscribe, since } : subscribe));
-  });
-  ws.on('message', (data) => {
-    const frame = JSON.parse(data.toString());
-    if (frame.type === 'snapshot') {
-      const { teams, score } = frame.game;
-      console.log(`now: ${teams.away.abbreviation} ${score.away} - ${teams.home.abbreviation} ${score.home}`);
-    } else if (frame.type === 'event') {
-      const event = frame.event;
-      since = event.offset;
-      const detail = event.type.startsWith('play.') ? event.data.play?.text : '';
-      console.log(`${event.type} ${event.gameId} ${detail ?? ''}`);
-    } else if (frame.type === 'error') {
-      console.error(`${frame.code}: ${frame.message}`);
-    }
-  });
-  ws.on('close', () => setTimeout(connect, 1000));
-  ws.on('error', (err) => console.error(err.message));
+const nba = client.subscribe({ leagues: ['mens'], snapshot: true });
+nba.on('snapshot', ({ teams, score }) => {
+  console.log(`now: ${teams.away.abbreviation} ${score.away} - ${teams.home.abbreviation} ${score.home}`);
+});
+nba.on('gap', ({ message }) => console.error(`gap: ${message}`));
+
+for await (const event of nba) {
+  const detail = event.type === 'play.added' || event.type === 'play.updated' ? event.data.play.text : '';
+  console.log(`${event.type} ${event.gameId} ${detail ?? ''}`);
 }
-
-connect();

@@ -19,18 +19,20 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   { name: 'core', paths: ['src/core/'], rank: 0 },
   { name: 'model', paths: ['src/model/'], rank: 1 },
-  { name: 'espn', paths: ['src/espn/'], rank: 2 },
-  { name: 'tables', paths: ['src/tables/'], rank: 3 },
-  { name: 'client', paths: ['src/client/'], rank: 4 },
-  { name: 'bus', paths: ['src/bus/'], rank: 5 },
-  { name: 'engine', paths: ['streams/'], rank: 6 },
-  { name: 'server', paths: ['src/server/'], rank: 7 },
-  { name: 'workers', paths: ['workers/'], rank: 7 },
-  { name: 'daemon', paths: ['src/daemon/'], rank: 8 },
+  // The client library: plain JavaScript for browsers and Node, importing nothing of courtside.
+  { name: 'live-client', paths: ['src/live-client/'], rank: 2 },
+  { name: 'espn', paths: ['src/espn/'], rank: 3 },
+  { name: 'tables', paths: ['src/tables/'], rank: 4 },
+  { name: 'client', paths: ['src/client/'], rank: 5 },
+  { name: 'bus', paths: ['src/bus/'], rank: 6 },
+  { name: 'engine', paths: ['streams/'], rank: 7 },
+  { name: 'server', paths: ['src/server/'], rank: 8 },
+  { name: 'workers', paths: ['workers/'], rank: 8 },
+  { name: 'daemon', paths: ['src/daemon/'], rank: 9 },
   // The simulator stands in for ESPN: only the command line (and the package entries) start it.
-  { name: 'simulator', paths: ['src/simulator/'], rank: 9 },
-  { name: 'cli', paths: ['src/cli/', 'src/cli.ts'], rank: 10 },
-  { name: 'entry', paths: ['src/index.ts'], rank: 11 },
+  { name: 'simulator', paths: ['src/simulator/'], rank: 10 },
+  { name: 'cli', paths: ['src/cli/', 'src/cli.ts'], rank: 11 },
+  { name: 'entry', paths: ['src/index.ts'], rank: 12 },
 ];
 
 /** The folders whose files the check reads. */

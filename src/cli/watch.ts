@@ -1,22 +1,10 @@
 import type { Command } from 'commander';
-import WebSocket from 'ws';
-import { EVENT_TYPES, isEventType, type GameEvent, type GameSnapshot } from '../model/events.js';
+import { EVENT_TYPES, isEventType, type EventType } from '../model/events.js';
 import { InvalidOptionsError } from '../core/errors.js';
-import { isLeague } from '../core/leagues.js';
+import { isLeague, type League } from '../core/leagues.js';
+import { connect } from '../live-client/courtside.js';
 import { EXIT_FAILURE, say } from './fail.js';
 import { ANSI, PLAIN, eventLine, snapshotLine } from './watch-format.js';
-
-// Reconnect backoff: quick first retry for a daemon restart, capped for a long outage.
-const RETRY_MIN_MS = 500;
-const RETRY_MAX_MS = 10_000;
-
-interface Frame {
-  type: string;
-  game?: GameSnapshot;
-  event?: GameEvent;
-  code?: string;
-  message?: string;
-}
 
 interface WatchOptions {
   url: string;
@@ -105,23 +93,23 @@ async function watch(options: WatchOptions): Promise<void> {
 function follow(options: WatchOptions): Promise<void> {
   const style = options.color && process.stdout.isTTY ? ANSI : PLAIN;
   const out = (line: string): void => void process.stdout.write(`${line}\n`);
-  const url = new URL('/v1/stream', options.url);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
-  let lastOffset: string | undefined;
-  let retryMs = RETRY_MIN_MS;
-  let stopping = false;
   const ended = new Set<string>();
   const seen = new Set<string>();
-  let socket: WebSocket | undefined;
-  let retry: NodeJS.Timeout | undefined;
+  // The library reconnects and resumes by itself; the command only prints what it delivers.
+  const client = connect(options.url, options.token ? { token: options.token } : {});
+  const sub = client.subscribe({
+    id: 'watch',
+    snapshot: true,
+    ...(options.league ? { leagues: options.league as League[] } : {}),
+    ...(options.game ? { games: options.game } : {}),
+    ...(options.team ? { teams: options.team } : {}),
+    ...(options.types ? { types: options.types as EventType[] } : {}),
+    ...(options.delay !== undefined ? { delay: Number(options.delay) } : {}),
+  });
 
   return new Promise((resolve) => {
     const stop = (): void => {
-      stopping = true;
-      clearTimeout(retry);
-      socket?.close(1000);
-      resolve();
+      void client.close().then(resolve);
     };
     const allEnded = (): boolean => {
       const watched = options.game ?? [...seen];
@@ -130,69 +118,36 @@ function follow(options: WatchOptions): Promise<void> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
 
-    const connect = (): void => {
-      const ws = new WebSocket(url, { headers });
-      socket = ws;
-      ws.on('open', () => {
-        retryMs = RETRY_MIN_MS;
-        const sub: Record<string, unknown> = {
-          op: 'subscribe',
-          id: 'watch',
-          snapshot: lastOffset === undefined,
-        };
-        if (options.league) sub.leagues = options.league;
-        if (options.game) sub.games = options.game;
-        if (options.team) sub.teams = options.team;
-        if (options.types) sub.types = options.types;
-        if (options.delay !== undefined) sub.delay = Number(options.delay);
-        if (lastOffset) sub.since = lastOffset;
-        ws.send(JSON.stringify(sub));
-      });
-      ws.on('message', (data) => {
-        let frame: Frame;
-        try {
-          frame = JSON.parse(String(data)) as Frame;
-        } catch {
-          return;
-        }
-        if (frame.type === 'snapshot' && frame.game) {
-          seen.add(frame.game.gameId);
-          out(snapshotLine(frame.game, style));
-          if (frame.game.state === 'post') ended.add(frame.game.gameId);
-        } else if (frame.type === 'event') {
-          // The gateway nests the event (`{type, sub, event}`); a flat frame is accepted too.
-          const event = frame.event ?? (frame as unknown as GameEvent);
-          if (event.offset) lastOffset = event.offset;
-          seen.add(event.gameId);
-          const line = eventLine(event, style);
-          if (line) out(line);
-          if (event.type === 'game.ended') ended.add(event.gameId);
-        } else if (frame.type === 'error') {
-          say('watch', `${frame.code ?? 'error'}: ${frame.message ?? ''}`);
-          // A refused subscription will be refused again on every reconnect: give up now.
-          if (frame.code !== 'slow_consumer' && frame.code !== 'resume_gap') {
-            process.exitCode = EXIT_FAILURE;
-            stop();
-          }
-        }
-        if (options.exitOnEnd && allEnded()) stop();
-      });
-      ws.on('unexpected-response', (_req, res) => {
-        // 401/403/503 at the upgrade: say what the daemon said rather than a bare socket error.
-        say('watch', `${url.origin} answered ${res.statusCode} to the WebSocket upgrade`);
-        if (res.statusCode === 401 || res.statusCode === 403) {
-          process.exitCode = EXIT_FAILURE;
-          stop();
-        } else ws.terminate();
-      });
-      ws.on('error', (err) => say('watch', err.message));
-      ws.on('close', () => {
-        if (stopping) return;
-        say('watch', `disconnected, reconnecting in ${retryMs} ms`);
-        retry = setTimeout(connect, retryMs);
-        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
-      });
+    sub.on('snapshot', (game) => {
+      seen.add(game.gameId);
+      out(snapshotLine(game, style));
+      if (game.state === 'post') ended.add(game.gameId);
+      if (options.exitOnEnd && allEnded()) stop();
+    });
+    sub.on('event', (event) => {
+      seen.add(event.gameId);
+      const line = eventLine(event, style);
+      if (line) out(line);
+      if (event.type === 'game.ended') ended.add(event.gameId);
+      if (options.exitOnEnd && allEnded()) stop();
+    });
+    sub.on('gap', (gap) => say('watch', `resume_gap: ${gap.message}`));
+    client.on('state', (change) => {
+      if (change.state === 'reconnecting')
+        say('watch', `disconnected, reconnecting in ${change.retryInMs ?? 0} ms (${change.reason})`);
+      else if (change.state === 'open' && change.previous === 'reconnecting') say('watch', 'reconnected');
+    });
+    // A refused subscription (a bad filter, a wrong token) would be refused again on every retry.
+    let failed = false;
+    const fatal = (err: Error): void => {
+      // A client closing on an error ends its subscription with the same error: say it once.
+      if (failed) return;
+      failed = true;
+      say('watch', err.message);
+      process.exitCode = EXIT_FAILURE;
+      stop();
     };
-    connect();
+    sub.on('error', fatal);
+    client.on('error', fatal);
   });
 }

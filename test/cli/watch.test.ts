@@ -11,6 +11,9 @@ import {
   type Stack,
 } from './harness.js';
 import { waitFor } from '../support/wait-for.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { connect, type GameEvent } from '../../src/live-client/courtside.js';
+import { eventLine, PLAIN } from '../../src/cli/watch-format.js';
 
 const SCRIPT = '/usr/bin/script';
 
@@ -41,7 +44,10 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
   () => {
     let stack: Stack | undefined;
     let run: CliRun | undefined;
+    let proxy: TcpProxy | undefined;
     afterEach(async () => {
+      await proxy?.close();
+      proxy = undefined;
       run?.kill();
       await stack?.close();
       stack = undefined;
@@ -104,6 +110,58 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
       expect(run.child.exitCode).toBeNull();
       run.child.kill('SIGTERM');
       expect((await run.exited).code).toBe(0);
+    }, 120_000);
+
+    it('prints every event once through connection cuts, as the log has them', async () => {
+      stack = await startStack({ replay: [MENS_FINAL?.file ?? ''], speed: 200 });
+      const game = stack.upstream.games[0];
+      if (!game) throw new Error('no game');
+      proxy = await startTcpProxy(Number(new URL(stack.daemon.url).port));
+      const types = ['play.added', 'score.changed', 'game.ended'] as const;
+      // The lines watch must print: the same events, read straight from the daemon from the log's start.
+      const direct = connect(stack.daemon.url);
+      const events: GameEvent[] = [];
+      const reading = (async () => {
+        for await (const e of direct.subscribe({ games: [game.id], types: [...types], since: '0-0' })) {
+          events.push(e);
+          if (e.type === 'game.ended') break;
+        }
+        await direct.close();
+      })();
+      run = runCli([
+        'watch',
+        '--url',
+        proxy.url,
+        '--game',
+        game.id,
+        '--types',
+        types.join(','),
+        '--exit-on-end',
+      ]);
+      let cuts = 0;
+      while (run.child.exitCode === null && cuts < 40) {
+        await new Promise((r) => setTimeout(r, 500 + Math.random() * 1_500));
+        if (run.child.exitCode !== null) break;
+        proxy.cut();
+        cuts += 1;
+        await new Promise((r) => setTimeout(r, Math.random() * 800));
+        proxy.restore();
+      }
+      expect((await run.exited).code, run.stderr()).toBe(0);
+      await reading;
+      expect(cuts).toBeGreaterThan(2);
+      expect(run.stderr()).toMatch(/disconnected, reconnecting in \d+ ms \(connection lost/);
+      // Lines as a terminal shows them (an upstream text may hold a newline).
+      const expected = events
+        .map((e) => eventLine(e, PLAIN))
+        .filter((l): l is string => l !== null)
+        .join('\n')
+        .split('\n');
+      let lines = run.stdout().trimEnd().split('\n');
+      // watch joins with a snapshot when the game is under way already: its first line, then events.
+      if (expected.slice(-lines.length).join('\n') !== lines.join('\n')) lines = lines.slice(1);
+      expect(lines.length).toBeGreaterThan(100);
+      expect(lines).toEqual(expected.slice(-lines.length));
     }, 120_000);
 
     it.skipIf(!existsSync(SCRIPT))(
