@@ -3,21 +3,50 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isLeague } from '../core/leagues.js';
+import { InvalidParamsError } from '../core/errors.js';
+import { isLeague, type League } from '../core/leagues.js';
+import { OFFSET_PATTERN, type Bus } from '../bus/types.js';
 import { sendError, type RouteHandler } from './http-types.js';
+import { createMomentsSource, type MomentRules, type MomentsSource } from './overlay-moments.js';
+import { checkOverlayQuery, type OverlayPage } from './overlay-params.js';
 
 /**
- * The broadcast overlay: `GET /overlay/<league>/<gameId>` serves a static page that feeds itself
- * from the WebSocket. Assets are plain files served from memory, so the page needs no build step
- * and nothing from outside the daemon. `sendOverlayRefusal` is the page's answer to a request the
- * token check refuses, for the server to send in place of its JSON error.
+ * The broadcast overlay pages, each a static page that feeds itself from the daemon's stream:
+ *
+ * - `GET /overlay/<league>/<gameId>`: the scorebug;
+ * - `GET /overlay/<league>/<gameId>/lower-third`: graphics that fire on moments of the game;
+ * - `GET /overlay/<league>/ticker` and `GET /overlay/ticker`: every game of the day, one league or both;
+ * - `GET /overlay/<league>/<gameId>/moments?through=<offset>`: the moments the lower third shows
+ *   (JSON), when the daemon gave the route its rules;
+ * - `GET /overlay/assets/<file>`: the pages' scripts and styles.
+ *
+ * Assets are plain files served from memory, so the pages need no build step and nothing from
+ * outside the daemon. A page's query is checked before it is served (`overlay-params.ts`).
+ * `sendOverlayRefusal` is the pages' answer to a request the token check refuses, for the server
+ * to send in place of its JSON error.
  */
+const SCRIPT = 'text/javascript; charset=utf-8';
+const STYLE = 'text/css; charset=utf-8';
 const ASSET_TYPES: Readonly<Record<string, string>> = {
-  'overlay.js': 'text/javascript; charset=utf-8',
-  'colors.js': 'text/javascript; charset=utf-8',
-  'overlay.css': 'text/css; charset=utf-8',
+  'overlay.js': SCRIPT,
+  'colors.js': SCRIPT,
+  'params.js': SCRIPT,
+  'stream.js': SCRIPT,
+  'stale.js': SCRIPT,
+  'situation.js': SCRIPT,
+  'ticker.js': SCRIPT,
+  'lower-third.js': SCRIPT,
+  'base.css': STYLE,
+  'overlay.css': STYLE,
+  'ticker.css': STYLE,
+  'lower-third.css': STYLE,
 };
 const GAME_PATH = /^\/overlay\/([a-z]+)\/([A-Za-z0-9-]{1,64})\/?$/;
+const LOWER_THIRD_PATH = /^\/overlay\/([a-z]+)\/([A-Za-z0-9-]{1,64})\/lower-third\/?$/;
+const MOMENTS_PATH = /^\/overlay\/([a-z]+)\/([A-Za-z0-9-]{1,64})\/moments$/;
+const TICKER_PATH = /^\/overlay\/(?:([a-z]+)\/)?ticker\/?$/;
+const USAGE =
+  'no overlay here: use /overlay/<mens|womens>/<gameId>, /overlay/<mens|womens>/<gameId>/lower-third, /overlay/<mens|womens>/ticker or /overlay/ticker';
 
 interface Asset {
   body: Buffer;
@@ -39,30 +68,95 @@ function load(dir: string, name: string, type: string): Asset {
   return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 
-export function overlayRoute(): RouteHandler {
-  const dir = assetDir();
-  const page = load(dir, 'index.html', 'text/html; charset=utf-8');
-  const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, load(dir, name, type)]));
+export interface OverlayRouteOptions {
+  /**
+   * The alert rules as the lower thirds use them, and the log to read the moments from. Without
+   * them the lower-third page is still served but finds no moments (`/moments` answers 404).
+   */
+  moments?: { rules: MomentRules; bus: Pick<Bus, 'read'> };
+}
 
-  return (req, res, url) => {
-    if (!url.pathname.startsWith('/overlay/')) return false;
+type Target =
+  | { page: OverlayPage; asset: Asset }
+  | { moments: { league: League; gameId: string } }
+  | { asset: Asset }
+  | undefined;
+
+export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
+  const dir = assetDir();
+  const pages: Record<OverlayPage, Asset> = {
+    scorebug: load(dir, 'index.html', 'text/html; charset=utf-8'),
+    ticker: load(dir, 'ticker.html', 'text/html; charset=utf-8'),
+    'lower-third': load(dir, 'lower-third.html', 'text/html; charset=utf-8'),
+  };
+  const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, load(dir, name, type)]));
+  const rules = options.moments?.rules;
+  const source = options.moments
+    ? createMomentsSource({ bus: options.moments.bus, rules: options.moments.rules })
+    : undefined;
+  const ruleParams = rules
+    ? {
+        accepts: (name: string) => rules.accepts(name),
+        check: (query: URLSearchParams) => void rules.settings(query),
+      }
+    : undefined;
+
+  function resolve(path: string): Target {
+    if (path.startsWith('/overlay/assets/')) {
+      const asset = assets.get(path.slice('/overlay/assets/'.length));
+      return asset ? { asset } : undefined;
+    }
+    const ticker = TICKER_PATH.exec(path);
+    if (ticker)
+      return ticker[1] === undefined || isLeague(ticker[1])
+        ? { page: 'ticker', asset: pages.ticker }
+        : undefined;
+    const lower = LOWER_THIRD_PATH.exec(path);
+    if (lower) return isLeague(lower[1]) ? { page: 'lower-third', asset: pages['lower-third'] } : undefined;
+    const moments = MOMENTS_PATH.exec(path);
+    if (moments)
+      return isLeague(moments[1]) && source
+        ? { moments: { league: moments[1], gameId: moments[2] ?? '' } }
+        : undefined;
+    const game = GAME_PATH.exec(path);
+    return game && isLeague(game[1]) ? { page: 'scorebug', asset: pages.scorebug } : undefined;
+  }
+
+  return async (req, res, url) => {
+    if (!url.pathname.startsWith('/overlay/') && url.pathname !== '/overlay') return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}`, {
         headers: { allow: 'GET, HEAD' },
       });
       return true;
     }
-    let asset: Asset | undefined;
-    if (url.pathname.startsWith('/overlay/assets/')) {
-      asset = assets.get(url.pathname.slice('/overlay/assets/'.length));
-    } else {
-      const m = GAME_PATH.exec(url.pathname);
-      if (m && isLeague(m[1])) asset = page;
-    }
-    if (!asset) {
-      sendError(res, 404, 'NOT_FOUND', 'no overlay here: use /overlay/<mens|womens>/<gameId>');
+    const target = resolve(url.pathname);
+    if (!target) {
+      sendError(res, 404, 'NOT_FOUND', USAGE);
       return true;
     }
+    if ('moments' in target) {
+      await sendMoments(req, res, url, target.moments.league, target.moments.gameId);
+      return true;
+    }
+    if ('page' in target) {
+      try {
+        checkOverlayQuery(
+          target.page,
+          url.searchParams,
+          target.page === 'lower-third' ? ruleParams : undefined,
+        );
+      } catch (err) {
+        if (!(err instanceof InvalidParamsError)) throw err;
+        sendNotice(req, res, url, 400, {
+          title: 'Overlay parameter not valid',
+          detail: err.message,
+          where: `${url.pathname} · HTTP 400`,
+        });
+        return true;
+      }
+    }
+    const asset = target.asset;
     if (req.headers['if-none-match'] === asset.etag) {
       res.writeHead(304, { etag: asset.etag });
       res.end();
@@ -79,6 +173,46 @@ export function overlayRoute(): RouteHandler {
     res.end(req.method === 'HEAD' ? undefined : asset.body);
     return true;
   };
+
+  async function sendMoments(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    league: League,
+    gameId: string,
+  ): Promise<void> {
+    const query = new URLSearchParams(url.searchParams);
+    const through = query.get('through');
+    query.delete('through');
+    query.delete('token');
+    let settings: { key: string; settings: unknown };
+    try {
+      if (through === null || !OFFSET_PATTERN.test(through))
+        throw new InvalidParamsError('through', through ?? undefined, 'an event offset <ms>-<n>', 'overlay');
+      for (const name of query.keys())
+        if (!rules?.accepts(name))
+          throw new InvalidParamsError(
+            name,
+            query.get(name),
+            'one of through, token, rules, <rule>.<setting>',
+            'overlay',
+          );
+      settings = (rules as MomentRules).settings(query);
+    } catch (err) {
+      if (!(err instanceof InvalidParamsError)) throw err;
+      sendError(res, 400, 'INVALID_PARAMS', err.message);
+      return;
+    }
+    const moments = await (source as MomentsSource).moments(league, gameId, through, settings);
+    const body = JSON.stringify({ league, gameId, through, moments });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      // The answer depends on the log at the moment of asking only through `through`; it is small.
+      'cache-control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
 }
 
 /** Why an overlay page was refused, as an operator setting up a browser source reads it. */
@@ -94,40 +228,30 @@ const REFUSALS = {
   },
 } as const;
 
-let refusedTemplate: string | undefined;
+let noticeTemplate: string | undefined;
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Answers a refused request for an overlay page (no token, a wrong one) with a small styled HTML
- * notice in place of the JSON error body: the page is opened by a broadcast browser source, where
- * JSON shows as a white box over the video. The status stays 401; with
- * `?transparent=1` the notice keeps the overlay's transparent background. Returns false, having
- * sent nothing, for requests that are not a GET or HEAD of an overlay page, so the caller sends
- * its usual error. The presented token is never echoed.
+ * A small styled HTML notice in place of a JSON error body: the pages are opened by a broadcast
+ * browser source, where JSON shows as a white box over the video. With `?transparent=1` the notice
+ * keeps the overlay's transparent background.
  */
-export function sendOverlayRefusal(
+function sendNotice(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
+  status: number,
+  text: { title: string; detail: string; where: string },
   headers: Record<string, string> = {},
-): boolean {
-  const path = url.pathname;
-  if (!path.startsWith('/overlay/') || path.startsWith('/overlay/assets/')) return false;
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const presented = Boolean(url.searchParams.get('token')) || req.headers.authorization !== undefined;
-  const reason = presented ? REFUSALS.rejected : REFUSALS.missing;
-  const game = GAME_PATH.exec(path);
-  const where = game && isLeague(game[1]) ? `${game[1]} game ${game[2] ?? ''}` : path;
-  refusedTemplate ??= readFileSync(join(assetDir(), 'refused.html'), 'utf8');
+): void {
+  noticeTemplate ??= readFileSync(join(assetDir(), 'refused.html'), 'utf8');
   const values: Record<string, string> = {
     htmlClass: url.searchParams.get('transparent') === '1' ? 'transparent' : '',
-    title: reason.title,
-    detail: reason.detail,
-    where: `${where} · HTTP 401`,
+    ...text,
   };
-  const body = refusedTemplate.replace(/\{\{(\w+)\}\}/g, (_, key: string) => escapeHtml(values[key] ?? ''));
-  res.writeHead(401, {
+  const body = noticeTemplate.replace(/\{\{(\w+)\}\}/g, (_, key: string) => escapeHtml(values[key] ?? ''));
+  res.writeHead(status, {
     ...headers,
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(body),
@@ -137,5 +261,34 @@ export function sendOverlayRefusal(
     'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
   });
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * Answers a refused request for an overlay page (no token, a wrong one) with the notice. The status
+ * stays 401. Returns false, having sent nothing, for requests that are not a GET or HEAD of an
+ * overlay page, so the caller sends its usual error. The presented token is never echoed.
+ */
+export function sendOverlayRefusal(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  headers: Record<string, string> = {},
+): boolean {
+  const path = url.pathname;
+  if (!path.startsWith('/overlay/') || path.startsWith('/overlay/assets/') || MOMENTS_PATH.test(path))
+    return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const presented = Boolean(url.searchParams.get('token')) || req.headers.authorization !== undefined;
+  const reason = presented ? REFUSALS.rejected : REFUSALS.missing;
+  const game = GAME_PATH.exec(path);
+  const where = game && isLeague(game[1]) ? `${game[1]} game ${game[2] ?? ''}` : path;
+  sendNotice(
+    req,
+    res,
+    url,
+    401,
+    { title: reason.title, detail: reason.detail, where: `${where} · HTTP 401` },
+    headers,
+  );
   return true;
 }

@@ -108,6 +108,30 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
         const again = await fetch(`${url}/overlay/assets/${asset}`, { headers: { 'if-none-match': etag } });
         expect(again.status).toBe(304);
       }
+      // Every page's scripts and styles, and every module they import, are served (none missing).
+      const seen = new Set<string>();
+      const queue: string[] = [];
+      for (const path of [
+        `/overlay/${game.league}/${game.id}`,
+        `/overlay/${game.league}/${game.id}/lower-third`,
+        '/overlay/ticker',
+      ]) {
+        const html = await (await fetch(`${url}${path}`)).text();
+        for (const m of html.matchAll(/(?:src|href)="(\/[^"]+)"/g)) queue.push(m[1] ?? '');
+      }
+      while (queue.length > 0) {
+        const path = queue.shift() ?? '';
+        if (seen.has(path)) continue;
+        seen.add(path);
+        const res = await fetch(`${url}${path}`);
+        expect(res.status, path).toBe(200);
+        if (!path.endsWith('.js')) continue;
+        for (const m of (await res.text()).matchAll(/from '([^']+)'/g)) {
+          const spec = m[1] ?? '';
+          queue.push(spec.startsWith('/') ? spec : new URL(spec, `http://x${path}`).pathname);
+        }
+      }
+      expect([...seen].filter((p) => p.endsWith('.js')).length).toBeGreaterThanOrEqual(8);
       expect((await fetch(`${url}/overlay/nhl/1`)).status).toBe(404);
       expect((await fetch(`${url}/overlay/assets/secret.txt`)).status).toBe(404);
       expect((await fetch(`${url}/overlay/mens/1`, { method: 'POST' })).status).toBe(405);

@@ -64,6 +64,9 @@ function undo(past: GameSnapshot, event: GameEvent): void {
           : { playId, homeWinPercentage: previousHomeWinPercentage, tiePercentage: null };
       return;
     }
+    case 'situation.changed':
+      past.situation = event.data.previous;
+      return;
     // Starting and ending a game or a period show in the status, score and period events.
     case 'game.started':
     case 'game.ended':

@@ -1,107 +1,153 @@
 // The broadcast scorebug. Plain browser JavaScript served as is: no build step, no CDN.
-// It subscribes to one game over the daemon's WebSocket with a snapshot, applies events as they
-// come, and on any disconnect reconnects with backoff, resuming from the last offset it saw.
-// Until the daemon has a snapshot or an event of the game, it only says it is waiting for it.
+// It subscribes to one game through courtside's client library (which reconnects and resumes by
+// itself) and renders the library's game state: score, clock, the game situation (team fouls,
+// bonus, timeouts), the last plays and the win-probability chart. Until the daemon has a snapshot
+// or an event of the game, it only says it is waiting for it. Options come from the URL
+// (docs/overlay.md): layout, theme, plays, chart, scale, delay, stale, transparent.
+import { gameState } from '/client/courtside.js';
 import { scorebugColors } from './colors.js';
+import {
+  applyPageOptions,
+  byTestId as $,
+  finalLabel,
+  intParam,
+  periodLabel,
+  query,
+  segments,
+  withToken,
+} from './params.js';
+import { foulTroubleLine, renderTeamSituation } from './situation.js';
+import { createStaleWatch } from './stale.js';
+import { openStream } from './stream.js';
 
-const MAX_PLAYS = 5;
-// Reconnect backoff: quick first retry (a restart takes a second or two), capped so a long outage
-// does not hammer the server when it returns.
-const RETRY_MIN_MS = 500;
-const RETRY_MAX_MS = 10_000;
+const [league = '', gameId = ''] = segments;
+const layout = query.get('layout') ?? 'full';
+// A compact bar has no room for plays or the chart unless asked for.
+const MAX_PLAYS = intParam('plays', layout === 'compact' ? 0 : layout === 'vertical' ? 3 : 5);
+const showChart = (query.get('chart') ?? (layout === 'compact' ? '0' : '1')) === '1';
+const delay = intParam('delay', 0);
+// Seconds without a connection before the data is marked stale: longer than a daemon restart.
+const staleAfterMs = intParam('stale', 15) * 1000;
+applyPageOptions();
 
-const [, , league = '', gameId = ''] = location.pathname.split('/');
-const query = new URLSearchParams(location.search);
-const delay = Number(query.get('delay') ?? 0) || 0;
-const token = query.get('token');
-// On <html>: both it and <body> must drop their background for OBS to key the page out.
-if (query.get('transparent') === '1') document.documentElement.classList.add('transparent');
+const games = gameState();
 
-const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
-
-const state = {
+const view = {
   connected: false,
-  /** The daemon has shown the game exists (a snapshot or an event of it); until then: waiting. */
-  ready: false,
-  snapshot: null,
-  /** Teams from event envelopes: abbreviations before a snapshot with colours has arrived. */
-  teams: null,
-  detail: '',
-  /** Newest `seq` shown since the current subscription began (a snapshot's, or an event's). */
-  seq: 0,
-  score: { home: 0, away: 0 },
-  period: null,
-  clock: null,
-  plays: [],
-  playIds: new Set(),
+  /** The game as the client library's reducer holds it; undefined until a snapshot or an event. */
+  game: undefined,
+  /** Teams with colours from a snapshot fetched over HTTP, for a game first seen through an event. */
+  fetchedTeams: null,
+  /** Win probability by play id, in play order: the chart's series. */
   winprob: new Map(),
-  lastOffset: null,
+  stale: '',
+  /** Events received (each once). */
   events: 0,
 };
-window.__overlay = state;
+window.__overlay = view;
 
-function periodLabel(period) {
-  if (!period) return '';
-  if (period <= 4) return ['1st', '2nd', '3rd', '4th'][period - 1];
-  return period === 5 ? 'OT' : `${period - 4}OT`;
-}
-
-function sideOf(teamId) {
-  const teams = state.snapshot?.teams ?? state.teams;
+function sideOf(teams, teamId) {
   if (!teams || teamId == null) return null;
   if (String(teams.home.id) === String(teamId)) return 'home';
   if (String(teams.away.id) === String(teamId)) return 'away';
   return null;
 }
 
-function render() {
-  const overlay = document.getElementById('overlay');
-  overlay.dataset.state = state.connected ? 'live' : 'reconnecting';
-  overlay.dataset.game = state.ready ? 'ready' : 'waiting';
-  if (!state.ready) return;
-  const teams = state.snapshot?.teams ?? state.teams;
-  if (teams) {
-    for (const side of ['home', 'away']) $(`${side}-abbr`).textContent = teams[side]?.abbreviation ?? '';
-    // Envelope teams carry no colours: the stylesheet's defaults stand in until a snapshot comes.
-    const colors = scorebugColors(teams.home, teams.away);
-    const root = document.documentElement.style;
-    for (const side of ['home', 'away']) {
-      root.setProperty(`--${side}`, `#${colors[side].background}`);
-      root.setProperty(`--${side}-text`, colors[side].text);
-    }
-    overlay.dataset.colors = colors.changed ?? 'own';
-  }
-  // A live game's detail repeats the clock ("6:27 - 1st Quarter"); others ("Halftime", "Final") say more.
-  $('status').textContent = /^\d+(:\d\d|\.\d)\s*-/.test(state.detail) ? '' : state.detail;
-  $('home-score').textContent = String(state.score.home);
-  $('away-score').textContent = String(state.score.away);
-  $('period').textContent = periodLabel(state.period);
-  $('clock').textContent = state.clock ?? '';
-  const list = $('plays');
-  list.replaceChildren(
-    ...state.plays
-      .slice(-MAX_PLAYS)
-      .reverse()
-      .map((play) => {
-        const li = document.createElement('li');
-        li.dataset.playId = play.id;
-        if (play.scoring_play) li.classList.add('scoring');
-        const side = sideOf(play.team_id);
-        if (side) li.classList.add(side);
-        const when = document.createElement('span');
-        when.className = 'when';
-        when.textContent = `${periodLabel(play.period_number)} ${play.clock_display_value ?? ''}`;
-        const text = document.createElement('span');
-        text.textContent = play.text ?? '';
-        li.append(when, text);
-        return li;
-      }),
-  );
-  renderWinprob();
+/** `Halftime`, or `End 1st` for "End of the 1st Quarter": short enough for the clock cell. */
+function shortBreak(detail, period) {
+  return /half/i.test(detail) ? 'Halftime' : `End ${periodLabel(period)}`;
 }
 
-function renderWinprob() {
-  const points = [...state.winprob.values()];
+/** The teams to show: the game's, with the fetched snapshot's colours when the game has none. */
+function teamsOf(game) {
+  const teams = game.teams;
+  const fetched = view.fetchedTeams;
+  if (!fetched || teams.home.color != null) return teams;
+  return {
+    home: {
+      ...fetched.home,
+      ...teams.home,
+      color: fetched.home.color,
+      alternateColor: fetched.home.alternateColor,
+    },
+    away: {
+      ...fetched.away,
+      ...teams.away,
+      color: fetched.away.color,
+      alternateColor: fetched.away.alternateColor,
+    },
+  };
+}
+
+function render() {
+  const overlay = document.getElementById('overlay');
+  const game = view.game;
+  const final = game?.state === 'post';
+  overlay.dataset.state = view.connected ? 'live' : 'reconnecting';
+  overlay.dataset.game = game ? 'ready' : 'waiting';
+  overlay.dataset.stale = view.stale;
+  overlay.dataset.final = final ? '1' : '0';
+  $('stale').textContent =
+    view.stale === 'connection' ? 'Connection lost' : view.stale === 'poller' ? 'Data delayed' : '';
+  if (!game) return;
+  const teams = teamsOf(game);
+  for (const side of ['home', 'away']) $(`${side}-abbr`).textContent = teams[side]?.abbreviation ?? '';
+  // Envelope teams carry no colours: the stylesheet's defaults stand in until a snapshot comes.
+  const colors = scorebugColors(teams.home, teams.away);
+  const root = document.documentElement.style;
+  for (const side of ['home', 'away']) {
+    root.setProperty(`--${side}`, `#${colors[side].background}`);
+    root.setProperty(`--${side}-text`, colors[side].text);
+  }
+  overlay.dataset.colors = colors.changed ?? 'own';
+  // The team theme paints the panel in the home side's colour.
+  root.setProperty('--team-panel', `#${colors.home.background}`);
+
+  const { home, away } = game.score;
+  for (const side of ['home', 'away']) {
+    const own = side === 'home' ? home : away;
+    const other = side === 'home' ? away : home;
+    $(side).classList.toggle('winner', final && own > other);
+    $(side).classList.toggle('loser', final && own < other);
+    renderTeamSituation($(`${side}-situation`), final ? null : (game.situation?.[side] ?? null));
+  }
+  $('foul-trouble').textContent = final ? '' : foulTroubleLine(game.situation, teams);
+  const detail = game.status?.detail ?? '';
+  // Between periods the clock reads 0.0: "Halftime" or "End of the 1st Quarter" says more, in its place.
+  const between = !final && /half|end of/i.test(detail);
+  // A live game's detail repeats the clock ("6:27 - 1st Quarter"), a final one the clock's "Final".
+  const repeats = between || /^\d+(:\d\d|\.\d)\s*-/.test(detail) || (final && /^final/i.test(detail));
+  $('status').textContent = repeats ? '' : detail;
+  $('home-score').textContent = String(home);
+  $('away-score').textContent = String(away);
+  $('period').textContent = final || between ? '' : periodLabel(game.period);
+  $('clock').textContent = final
+    ? finalLabel(game.period)
+    : between
+      ? shortBreak(detail, game.period)
+      : (game.clock ?? '');
+  const shown = MAX_PLAYS === 0 ? [] : game.plays.slice(-MAX_PLAYS).reverse();
+  $('plays').replaceChildren(
+    ...shown.map((play) => {
+      const li = document.createElement('li');
+      li.dataset.playId = play.id;
+      if (play.scoring_play) li.classList.add('scoring');
+      const side = sideOf(teams, play.team_id);
+      if (side) li.classList.add(side);
+      const when = document.createElement('span');
+      when.className = 'when';
+      when.textContent = `${periodLabel(play.period_number)} ${play.clock_display_value ?? ''}`;
+      const text = document.createElement('span');
+      text.textContent = play.text ?? '';
+      li.append(when, text);
+      return li;
+    }),
+  );
+  renderWinprob(teams);
+}
+
+function renderWinprob(teams) {
+  const points = showChart ? [...view.winprob.values()] : [];
   document.getElementById('overlay').dataset.winprob = points.length === 0 ? 'none' : 'shown';
   if (points.length === 0) return;
   // Home on top: y = 0 is a certain home win, 60 a certain away win, 30 a toss-up.
@@ -109,121 +155,35 @@ function renderWinprob() {
   const coords = points.map((p, i) => `${(i * step).toFixed(1)},${(60 - p * 60).toFixed(1)}`);
   const line = coords.join(' ');
   const area = `0,30 ${line} ${((points.length - 1) * step).toFixed(1)},30`;
-  const chart = document.querySelector('[data-testid="winprob-chart"]');
+  const chart = $('winprob-chart');
   chart.querySelector('polyline').setAttribute('points', line);
   for (const polygon of chart.querySelectorAll('polygon')) polygon.setAttribute('points', area);
-  const home = points[points.length - 1];
-  const teams = state.snapshot?.teams ?? state.teams;
+  const last = points[points.length - 1];
   // Quote the favourite, as broadcasts do: "ORL 91%" rather than "TOR 9%".
   const [abbr, pct] =
-    home >= 0.5 ? [teams?.home.abbreviation ?? 'home', home] : [teams?.away.abbreviation ?? 'away', 1 - home];
+    last >= 0.5 ? [teams.home.abbreviation ?? 'home', last] : [teams.away.abbreviation ?? 'away', 1 - last];
   $('winprob-label').textContent = `${abbr} ${Math.round(pct * 100)}%`;
 }
 
-const sequenceOf = (play) => {
-  const n = Number(play.sequence_number);
-  return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
-};
-
-function addPlay(play) {
-  if (!play?.id) return;
-  if (state.playIds.has(play.id)) {
-    state.plays = state.plays.map((p) => (p.id === play.id ? play : p));
-    return;
-  }
-  state.playIds.add(play.id);
-  state.plays.push(play);
-  // Game order, not arrival order: after a reconnect the daemon may resend older plays.
-  state.plays.sort((a, b) => sequenceOf(a) - sequenceOf(b));
-  // Keep memory flat on long games: only what the page shows plus a margin.
-  if (state.plays.length > 50) {
-    const dropped = state.plays.splice(0, state.plays.length - 50);
-    for (const p of dropped) state.playIds.delete(p.id);
-  }
+function noteWinprob(game) {
+  const wp = game?.winProbability;
+  if (wp) view.winprob.set(wp.playId, wp.homeWinPercentage);
 }
 
 /**
- * A snapshot from the stream describes the game as of `seq` and precedes the subscription's events,
- * so it replaces what is shown. One fetched over HTTP gives only its teams when events newer than it
- * are shown already, or when a spoiler delay holds the events back (it would run ahead of them).
+ * The game's current snapshot over HTTP, for a game that became known through an event: its
+ * colours, status and plays. Applied whole only when it is not behind what is shown and no
+ * spoiler delay holds the stream back (it would run ahead of it); otherwise only its colours count.
  */
-function applySnapshot(snap, fromStream) {
-  if (!fromStream && (delay > 0 || (snap.seq ?? 0) < state.seq)) {
-    state.snapshot = snap;
-    return;
-  }
-  state.ready = true;
-  state.snapshot = snap;
-  state.seq = snap.seq ?? 0;
-  state.detail = snap.status?.detail ?? '';
-  state.score = { ...snap.score };
-  state.period = snap.period;
-  state.clock = snap.state === 'post' ? 'Final' : snap.clock;
-  for (const play of snap.recentPlays ?? []) addPlay(play);
-  if (snap.winProbability)
-    state.winprob.set(snap.winProbability.playId, snap.winProbability.homeWinPercentage);
-}
-
-function applyEvent(event) {
-  if (event.gameId != null && String(event.gameId) !== gameId) return;
-  state.events += 1;
-  if (event.offset) state.lastOffset = event.offset;
-  // The snapshot already shows every event of the game up to its `seq`.
-  if (typeof event.seq === 'number') {
-    if (event.seq <= state.seq) return;
-    state.seq = event.seq;
-  }
-  if (!state.ready) {
-    state.ready = true;
-    // The game's first event on this page: fetch the snapshot for colours, status and plays.
-    void loadSnapshot();
-  }
-  if (event.teams?.home && event.teams?.away) state.teams = event.teams;
-  const data = event.data ?? {};
-  switch (event.type) {
-    case 'score.changed':
-      state.score = { ...data.score };
-      if (data.period != null) state.period = data.period;
-      if (data.clock != null) state.clock = data.clock;
-      break;
-    case 'play.added':
-    case 'play.updated':
-      addPlay(data.play);
-      if (data.play?.period_number != null) state.period = data.play.period_number;
-      if (data.play?.clock_display_value != null) state.clock = data.play.clock_display_value;
-      break;
-    case 'play.removed':
-      state.plays = state.plays.filter((p) => p.id !== data.playId);
-      state.playIds.delete(data.playId);
-      break;
-    case 'period.started':
-      state.period = data.period;
-      break;
-    case 'winprob.changed':
-      state.winprob.set(data.playId, data.homeWinPercentage);
-      break;
-    case 'game.ended':
-      state.score = { ...data.score };
-      state.clock = 'Final';
-      break;
-    case 'game.status':
-      state.detail = data.detail ?? '';
-      break;
-  }
-}
-
-const withToken = (path, params = new URLSearchParams()) => {
-  if (token) params.set('token', token);
-  const query = params.toString();
-  return query ? `${path}?${query}` : path;
-};
-
-/** The game's current snapshot over HTTP, for a game that became known through an event. */
 async function loadSnapshot() {
   try {
     const res = await fetch(withToken(`/v1/games/${league}/${gameId}`));
     if (!res.ok) return;
-    applySnapshot(await res.json(), false);
+    const snap = await res.json();
+    if (delay === 0 && (snap.seq ?? 0) >= (view.game?.seq ?? 0)) {
+      view.game = games.apply({ type: 'snapshot', game: snap });
+      noteWinprob(view.game);
+    } else view.fetchedTeams = snap.teams;
     render();
   } catch {
     // The events keep the score right; the team colours stay the defaults.
@@ -249,7 +209,7 @@ async function loadWinprobHistory() {
     if (delay > 0) {
       // The series runs to the live moment: behind a spoiler delay, keep it only up to the newest
       // play this page shows, or not at all when that play is not in it.
-      const last = state.plays.at(-1)?.id;
+      const last = view.game?.plays.at(-1)?.id;
       const end = last == null ? -1 : rows.findIndex((row) => row.play_id === last);
       rows = end < 0 ? [] : rows.slice(0, end + 1);
     }
@@ -258,55 +218,53 @@ async function loadWinprobHistory() {
       if (row.play_id != null && row.home_win_percentage != null)
         merged.set(row.play_id, row.home_win_percentage);
     }
-    for (const [k, v] of state.winprob) merged.set(k, v);
-    state.winprob = merged;
+    for (const [k, v] of view.winprob) merged.set(k, v);
+    view.winprob = merged;
     render();
   } catch {
     // The live stream still fills the chart from here on.
   }
 }
 
-let retryMs = RETRY_MIN_MS;
+const stale = createStaleWatch({
+  game: { league, gameId },
+  thresholdMs: staleAfterMs,
+  onChange(reason) {
+    view.stale = reason;
+    render();
+  },
+});
 
-function connect() {
-  const url = new URL('/v1/stream', location.href);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  if (token) url.searchParams.set('token', token);
-  const ws = new WebSocket(url);
-  ws.addEventListener('open', () => {
-    state.connected = true;
-    retryMs = RETRY_MIN_MS;
-    // `seq` compares events with the snapshot of this subscription only: a daemon restarted on an
-    // empty memory bus numbers the game's events from 1 again.
-    state.seq = 0;
-    const sub = { op: 'subscribe', id: 'overlay', leagues: [league], games: [gameId], snapshot: true };
-    if (delay > 0) sub.delay = delay;
-    if (state.lastOffset) sub.since = state.lastOffset;
-    ws.send(JSON.stringify(sub));
-    render();
-  });
-  ws.addEventListener('message', (message) => {
-    let frame;
-    try {
-      frame = JSON.parse(message.data);
-    } catch {
-      return;
-    }
-    if (frame.type === 'snapshot' && frame.game) {
-      applySnapshot(frame.game, true);
-      void loadWinprobHistory();
-    } else if (frame.type === 'event') applyEvent(frame.event ?? frame);
-    else return;
-    render();
-  });
-  ws.addEventListener('close', () => {
-    state.connected = false;
-    render();
-    setTimeout(connect, retryMs);
-    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
-  });
-}
+const subscribe = { leagues: [league], games: [gameId], snapshot: true };
+if (delay > 0) subscribe.delay = delay;
 
+document.getElementById('overlay').dataset.layout = layout;
 $('waiting-id').textContent = gameId;
 render();
-connect();
+openStream({
+  subscribe,
+  onState(connection) {
+    view.connected = connection === 'open';
+    stale.connected(view.connected);
+    render();
+  },
+  onSnapshot(snap) {
+    if (String(snap.gameId) !== gameId) return;
+    view.game = games.apply({ type: 'snapshot', game: snap });
+    noteWinprob(view.game);
+    if (view.game.state === 'post') stale.finish();
+    void loadWinprobHistory();
+    render();
+  },
+  onEvent(event) {
+    if (String(event.gameId) !== gameId) return;
+    view.events += 1;
+    const first = view.game === undefined;
+    view.game = games.apply(event);
+    if (event.type === 'winprob.changed') view.winprob.set(event.data.playId, event.data.homeWinPercentage);
+    if (view.game.state === 'post') stale.finish();
+    // The game's first sign of life on this page: fetch the snapshot for colours, status and plays.
+    if (first) void loadSnapshot();
+    render();
+  },
+});

@@ -1,0 +1,130 @@
+import type { League } from '../src/core/leagues.js';
+import type { GameSituation, PlayRow } from '../src/model/events.js';
+
+/**
+ * The counting rules of the game situation per league, and what each ESPN play type counts as.
+ * docs/events.md ("Game situation") gives each rule with the rule-book section it comes from.
+ */
+export interface SituationRules {
+  name: GameSituation['rules'];
+  /** Regulation periods (quarters). */
+  periods: number;
+  /** Team fouls a team may commit in a period without penalty (the next one gives free throws). */
+  foulsWithoutPenalty: { regulation: number; overtime: number };
+  /** The last-two-minutes rule: one team foul without penalty in this closing time, seconds. */
+  lastMinutesSeconds: number;
+  /** Personal fouls that disqualify a player. */
+  foulOut: number;
+  timeouts: {
+    /** Team timeouts for regulation. */
+    regulation: number;
+    /** Most a team may take in the 4th period (null: no such cap). */
+    fourthPeriodMax: number | null;
+    /** Most a team may take after this many seconds are left in the 4th (null: no such cap). */
+    lateFourth: { seconds: number; max: number } | null;
+    /** Team timeouts per overtime period (null: the rule's number is not known here). */
+    perOvertime: number | null;
+    /** Reset timeouts in the last two minutes of the 4th and of each overtime (null: none). */
+    resetPerClosingPeriod: number | null;
+  };
+}
+
+const NBA: SituationRules = {
+  name: 'nba',
+  periods: 4,
+  foulsWithoutPenalty: { regulation: 4, overtime: 3 },
+  lastMinutesSeconds: 120,
+  foulOut: 6,
+  timeouts: {
+    regulation: 7,
+    fourthPeriodMax: 4,
+    lateFourth: { seconds: 180, max: 2 },
+    perOvertime: 2,
+    resetPerClosingPeriod: null,
+  },
+};
+
+const WNBA: SituationRules = {
+  name: 'wnba',
+  periods: 4,
+  foulsWithoutPenalty: { regulation: 4, overtime: 3 },
+  lastMinutesSeconds: 120,
+  foulOut: 6,
+  timeouts: {
+    regulation: 5,
+    fourthPeriodMax: null,
+    lateFourth: null,
+    perOvertime: null,
+    resetPerClosingPeriod: 1,
+  },
+};
+
+export function rulesFor(league: League): SituationRules {
+  return league === 'womens' ? WNBA : NBA;
+}
+
+/** What one play counts as in the situation. */
+export type PlayKind =
+  /** A personal foul that is also a team foul (defensive, loose ball, take, flagrant, clear path…). */
+  | 'team-foul'
+  /** A personal foul that is not a team foul: offensive fouls and charges, double fouls. */
+  | 'personal-foul'
+  /** An unsportsmanlike technical foul charged to a player or coach. */
+  | 'technical'
+  /** A charged team timeout. */
+  | 'timeout'
+  /** A WNBA reset timeout. */
+  | 'reset-timeout'
+  | 'other';
+
+/**
+ * Classifies a play by ESPN's type text (the type ids differ between feeds and seasons; the texts
+ * are what the recorded games agree on). Turnovers that come with an offensive foul are not a
+ * second foul, nor are the free throws a foul gives; defensive three seconds and delay-of-game
+ * technicals are charged to the team and count toward no player's ejection; official and TV
+ * timeouts are charged to nobody.
+ */
+export function classifyPlay(row: PlayRow): PlayKind {
+  const type = row.type_text ?? '';
+  let kind = known.get(type);
+  if (kind === undefined) {
+    kind = classifyType(type);
+    // ESPN has about a hundred type texts; the bound only guards against a feed of made-up ones.
+    if (known.size < 1_000) known.set(type, kind);
+  }
+  return kind;
+}
+
+/** Type text → kind, so each poll's recount does not re-read the same few texts. */
+const known = new Map<string, PlayKind>();
+
+function classifyType(type: string): PlayKind {
+  const text = type.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (text === '' || text.includes('turnover') || text.includes('free throw')) return 'other';
+  if (text.includes('timeout')) {
+    if (text.includes('official') || text.includes('tv ')) return 'other';
+    // ESPN types the WNBA's reset timeout "No Timeout" (its play text reads "<Team> timeout").
+    if (text === 'no timeout') return 'reset-timeout';
+    return 'timeout';
+  }
+  if (text.includes('technical')) {
+    if (text.includes('3-second') || text.includes('three second') || text.includes('delay')) return 'other';
+    if (text.includes('hanging') || text.includes('non-unsportsmanlike')) return 'other';
+    return 'technical';
+  }
+  if (text.includes('foul') || text === 'offensive charge') {
+    if (text.startsWith('offensive') || text.includes('double')) return 'personal-foul';
+    return 'team-foul';
+  }
+  return 'other';
+}
+
+/** Double fouls charge every participant; every other foul the first one (the fouler). */
+export function chargesEveryParticipant(row: PlayRow): boolean {
+  return (row.type_text ?? '').toLowerCase().includes('double');
+}
+
+export function isFlagrantTwo(row: PlayRow): boolean {
+  const text = (row.type_text ?? '').toLowerCase();
+  return text.includes('flagrant') && text.includes('2');
+}
