@@ -6,6 +6,8 @@
 // Client
 export { createClient, DEFAULT_UPSTREAM } from './client/client.js';
 export type {
+  CallNotice,
+  CallNoticeKind,
   CallOptions,
   CallParams,
   ClientOptions,
@@ -30,6 +32,7 @@ export type {
   ResultKind,
   SharedSuffix,
   Suffix,
+  WhenMissing,
 } from './espn/operations.js';
 export { PARAM_RULES, validateParam } from './espn/params.js';
 export type { ParamName, ParamValue, Params } from './espn/params.js';
@@ -45,8 +48,10 @@ export {
   InvalidOptionsError,
   InvalidParamsError,
   UnknownOperationError,
+  UpstreamBlockedError,
   UpstreamHttpError,
   UpstreamNetworkError,
+  UpstreamNotFoundError,
   UpstreamPayloadError,
   UpstreamTimeoutError,
   WebhookFailedError,
@@ -69,12 +74,16 @@ export type {
   EventEnvelope,
   EventType,
   GameEvent,
+  GameSituation,
   GameSnapshot,
   GameState,
+  PlayerFouls,
   PlayRow,
   Score,
+  SituationChangedData,
   SnapshotSource,
   TeamRef,
+  TeamSituation,
 } from './model/events.js';
 
 // Event log, daemon and simulator

@@ -1,5 +1,6 @@
 import { InvalidOptionsError } from '../src/core/errors.js';
 import type { CustodyTimings } from './custody.js';
+import { DEFAULT_PREVIOUS_DAY_UNTIL, parseEasternTime } from './date-seam.js';
 import type { EngineIntervals, EngineOptions } from './engine-types.js';
 
 export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'backoffBaseMs'>> = {
@@ -61,4 +62,12 @@ export function custodyTimings(intervals: EngineIntervals): CustodyTimings {
   const graceMs = ORPHAN_GRACE_FACTOR * intervals.leaseTtlMs;
   // An owner in its longest backoff still renews its offer before the offer lapses.
   return { graceMs, offerTtlMs: intervals.backoffMaxMs + graceMs };
+}
+
+/**
+ * `previousDayUntil` (Eastern `HH:MM`, default 06:00) as minutes after Eastern midnight; throws
+ * `InvalidOptionsError` naming the option and the expected form.
+ */
+export function resolvePreviousDayUntil(options: EngineOptions): number {
+  return parseEasternTime(options.previousDayUntil ?? DEFAULT_PREVIOUS_DAY_UNTIL, 'previousDayUntil');
 }

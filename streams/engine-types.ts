@@ -43,6 +43,12 @@ export interface EngineOptions {
    * After that it is deleted, so a season's games do not pile up in Redis.
    */
   finishedGameTtlMs?: number;
+  /**
+   * Until when after Eastern midnight the previous Eastern day's board is read besides the default
+   * one, as an Eastern wall-clock time `HH:MM`; default `06:00`. After it, that board is read only
+   * while it lists a game not yet final. `00:00`: only then. See date-seam.ts.
+   */
+  previousDayUntil?: string;
   logger?: Logger;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;

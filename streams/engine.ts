@@ -7,7 +7,7 @@ import { InvalidOptionsError } from '../src/core/errors.js';
 import { isLeague, type League } from '../src/core/leagues.js';
 import { silentLogger } from '../src/core/log.js';
 import type { GameEvent, GameSnapshot } from '../src/model/events.js';
-import { resolveFinishedGameTtl, resolveIntervals } from './engine-config.js';
+import { resolveFinishedGameTtl, resolveIntervals, resolvePreviousDayUntil } from './engine-config.js';
 import { createEngineContext } from './engine-context.js';
 import type { Engine, EngineOptions, PollerStatus } from './engine-types.js';
 import { createLiveGames } from './live-games.js';
@@ -41,6 +41,7 @@ export function createEngine(options: EngineOptions): Engine {
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leagues = [...new Set(options.leagues)];
   const finishedGameTtlMs = resolveFinishedGameTtl(options);
+  const seam = { untilMinutes: resolvePreviousDayUntil(options) };
 
   const subject = new Subject<GameEvent>();
   const boards = new Map<League, ScoreboardPoller>();
@@ -76,7 +77,7 @@ export function createEngine(options: EngineOptions): Engine {
       started = true;
       stopWatchingLoss = bus.onDataLost(() => games.dataLost());
       logger.info({ leagues, instanceId, intervals }, 'engine started');
-      for (const league of leagues) boards.set(league, startScoreboardPoller(ctx, league, games));
+      for (const league of leagues) boards.set(league, startScoreboardPoller(ctx, league, games, seam));
     },
     close(): Promise<void> {
       closing ??= (async () => {

@@ -28,5 +28,7 @@ export function eventIds(league: League, gameId: string) {
       `${base}:play.removed:${playId}${again(previousRemoves)}`,
     /** `n`: the play's n-th win-probability value (1-based). */
     winprobChanged: (playId: string, n: number) => `${base}:winprob.changed:${playId}:${n}`,
+    /** `n`: the game's n-th situation change (1-based). */
+    situationChanged: (n: number) => `${base}:situation.changed:${n}`,
   };
 }

@@ -5,6 +5,8 @@ import { toEntry, type GameDiffState, type GameMeta } from './game-state.js';
 import { diffPlays, setRecords, type PlayDiff, type PlayRecord } from './play-diff.js';
 import { sameRawPlay, type RawPlay } from './play-fingerprint.js';
 import { orderPollEvents, type DraftEvent, type PollPeriodEvent, type PollPlay } from './poll-order.js';
+import { computeSituation, emptySituation, isNews, situationChanges } from './situation.js';
+import { readRoster } from './situation-roster.js';
 import {
   compareProgress,
   isEndOfPeriod,
@@ -215,13 +217,16 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   if (live && h.home.score !== null && h.away.score !== null) {
     const score: Score = { home: h.home.score, away: h.away.score };
     if (score.home !== meta.score.home || score.away !== meta.score.away) {
-      if (score.home < meta.score.home || score.away < meta.score.away) next.scoreEpoch = meta.scoreEpoch + 1;
+      // A side's score going down is a correction (a basket rescored or waived off), never play.
+      const correction = score.home < meta.score.home || score.away < meta.score.away;
+      if (correction) next.scoreEpoch = meta.scoreEpoch + 1;
       next.score = score;
       scoreEvent = draft('score.changed', ids.scoreChanged(score, next.scoreEpoch), {
         score,
         previous: meta.score,
         period: h.period,
         clock: h.clock,
+        ...(correction ? { correction: true } : {}),
       });
     }
   }
@@ -281,6 +286,32 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     ended = draft('game.ended', ids.gameEnded(), { score, winner, periods: period, detail: h.detail });
   }
 
+  // Situation (fouls, bonus, timeouts): recomputed from the whole play list, so a foul corrected
+  // or removed upstream corrects it. Reported when a team's part changed. The one before is the
+  // snapshot's (null in the first poll and in states stored before the situation existed).
+  const before = meta.snapshot?.situation ?? null;
+  const situationPeriod = Math.max(h.period ?? 0, startedTo);
+  const situation = computeSituation({
+    league: state.league,
+    teams,
+    plays: rowsInOrder(plays?.order ?? state.plays.order, current),
+    period: situationPeriod > 0 ? situationPeriod : null,
+    // The header's clock tells the time of its own period only; a final's last period is over.
+    clock: final ? '0.0' : h.period === situationPeriod ? h.clock : null,
+    roster: readRoster(raw),
+    previous: before,
+  });
+  const changed = situationChanges(before ?? emptySituation(state.league, teams), situation);
+  let situationEvent: DraftEvent | null = null;
+  if (isNews(changed)) {
+    next.situationChanges = meta.situationChanges + 1;
+    situationEvent = draft('situation.changed', ids.situationChanged(next.situationChanges), {
+      situation,
+      previous: before,
+      changed,
+    });
+  }
+
   const ordered = orderPollEvents({
     status: status && {
       event: status,
@@ -294,6 +325,7 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     now: period,
     looseWinprob,
     score: scoreEvent,
+    situation: situationEvent,
     ended,
   });
   const events: NewGameEvent[] = ordered.map(
@@ -345,6 +377,7 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     scoreboard: scoreboardRow,
     recentPlays,
     winProbability: next.winProbability,
+    situation,
     updatedAt: at,
   };
   next.snapshot = snapshot;
@@ -378,6 +411,13 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
       state.wpSeen = wpSeen;
     },
   };
+}
+
+function* rowsInOrder(order: readonly string[], current: (id: string) => PlayRecord | undefined) {
+  for (const id of order) {
+    const row = current(id)?.row;
+    if (row) yield row;
+  }
 }
 
 /** A row's period when it is a usable period number (1 or more), else null. */

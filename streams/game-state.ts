@@ -31,6 +31,11 @@ export interface GameMeta {
   teams: { home: SnapshotTeam; away: SnapshotTeam } | null;
   date: string | null;
   winProbability: GameSnapshot['winProbability'];
+  /**
+   * Number of `situation.changed` events so far: part of their ids. The situation itself is kept
+   * in the snapshot only.
+   */
+  situationChanges: number;
   snapshot: GameSnapshot | null;
 }
 
@@ -68,6 +73,7 @@ export function initialMeta(): GameMeta {
     teams: null,
     date: null,
     winProbability: null,
+    situationChanges: 0,
     snapshot: null,
   };
 }

@@ -55,6 +55,8 @@ export interface PollEvents {
   /** Win-probability events of plays this poll did not add or change. */
   looseWinprob: DraftEvent[];
   score: DraftEvent | null;
+  /** `situation.changed`: the fouls and timeouts after the poll's plays, at the header's moment. */
+  situation?: DraftEvent | null;
   /** `game.ended`. */
   ended: DraftEvent | null;
 }
@@ -68,10 +70,10 @@ interface Placed {
 /**
  * The order (docs/events.md, "Order within one poll"): plays in the play diff's order, each
  * followed by its win probability; before a play of period p, the period events up to
- * `period.started` p; after the plays, the header's moment (loose win probabilities, then the
- * score), then the period events left (the end of the current period). `game.status` goes where
- * its period begins when it leads, after its period's events when it stops a period, at the end
- * when it speaks of the whole game. `game.started` comes before every play and period event;
+ * `period.started` p; after the plays, the header's moment (loose win probabilities, the score,
+ * then the situation), then the period events left (the end of the current period).
+ * `game.status` goes where its period begins when it leads, after its period's events when it
+ * stops a period, at the end when it speaks of the whole game. `game.started` comes before every play and period event;
  * `game.ended` last.
  */
 export function orderPollEvents(poll: PollEvents): DraftEvent[] {
@@ -97,6 +99,7 @@ export function orderPollEvents(poll: PollEvents): DraftEvent[] {
   flushTo(poll.now);
   for (const wp of poll.looseWinprob) body.push({ event: wp, key: poll.now });
   if (poll.score) body.push({ event: poll.score, key: poll.now });
+  if (poll.situation) body.push({ event: poll.situation, key: poll.now });
   for (; next < poll.periods.length; next++) {
     const p = poll.periods[next] as PollPeriodEvent;
     body.push({ event: p.event, key: p.period });

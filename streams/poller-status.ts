@@ -60,10 +60,13 @@ export function createPollerBook(options: PollerBookOptions): PollerBook {
       status.lastErrorAt = iso(now());
       // Redis answers or fails within a second, and a holder that waits longer than its lease
       // loses the game: bus errors are retried at the poll cadence; upstream errors back off.
+      // A blocked User-Agent stays blocked: polls wait the longest backoff at once, not hammering the edge.
       const delay =
         error instanceof BusUnavailableError
           ? baseMs
-          : backoffDelay(status.failures - 1, { baseMs, maxMs: backoffMaxMs, random });
+          : info.code === 'UPSTREAM_BLOCKED'
+            ? backoffMaxMs
+            : backoffDelay(status.failures - 1, { baseMs, maxMs: backoffMaxMs, random });
       status.state = 'backoff';
       status.backoffMs = delay;
       pollErrors.inc({ league: status.league, poller: status.poller, code: info.code });

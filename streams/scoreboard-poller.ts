@@ -1,8 +1,16 @@
 import { EMPTY, catchError, defer, map, repeat, timer, type Subscription } from 'rxjs';
 import type { League } from '../src/core/leagues.js';
+import { easternDay } from '../src/espn/eastern-day.js';
 import { pollLag } from '../src/core/metrics.js';
 import { parseScoreboard, type ScoreboardRow } from '../src/tables/index.js';
+import { boardDayOf, createBoardWatch, type BoardKind } from './board-watch.js';
 import { scoreboardDelay, wantsSummary, type ScheduledGame } from './cadence.js';
+import {
+  DEFAULT_PREVIOUS_DAY_UNTIL,
+  parseEasternTime,
+  previousDayToRead,
+  type DayReading,
+} from './date-seam.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollerStatus } from './engine-types.js';
 import { gameKeyOf, type LiveGames } from './live-games.js';
@@ -16,44 +24,104 @@ export function scheduledGameOf(row: ScoreboardRow): { gameId: string; scheduled
   return { gameId, scheduled: { state, start: Number.isFinite(start) ? start : null } };
 }
 
+/** How the poller reads across the Eastern date seam (date-seam.ts). */
+export interface ScoreboardSeam {
+  /** The previous day's board is read until this many minutes after Eastern midnight. */
+  untilMinutes: number;
+}
+
 export interface ScoreboardPoller {
   readonly status: PollerStatus;
   /** Stops polling; the status says `stopped`. */
   stop(): void;
 }
 
+/** One board read: its rows, or why it could not be read. */
+type BoardResult = { ok: true; raw: unknown } | { ok: false; error: unknown };
+
 /**
  * The scoreboard poller of one league: polls the league's scoreboard at the cadence its games
  * call for (cadence.ts), hands every listed game to `games` (which starts and stops the summary
- * pollers) and backs off on errors.
+ * pollers) and backs off on errors. Across the Eastern date seam (date-seam.ts) it reads the
+ * previous Eastern day's board as well, so a late game stays listed after the default board moved
+ * on to the next day.
  */
 export function startScoreboardPoller(
   ctx: EngineContext,
   league: League,
   games: LiveGames,
+  seam: ScoreboardSeam = { untilMinutes: parseEasternTime(DEFAULT_PREVIOUS_DAY_UNTIL) },
 ): ScoreboardPoller {
   const { intervals, now } = ctx;
   const status = newStatus('scoreboard', league, null, intervals.scoreboardIdleMs);
+  // The last reading of the previous day's board, and of each board's day (empty-board check).
+  let previousReading: DayReading | null = null;
+  const watch = createBoardWatch(ctx, league);
+  // The games each board listed at its last successful read.
+  const lastKeys = new Map<BoardKind, Set<string>>();
+
+  const read = (params: Record<string, string>): Promise<BoardResult> =>
+    ctx.client
+      .call(`${league}_scoreboard`, params, { returnParsed: false, fresh: true, signal: ctx.signal })
+      .then(
+        (raw): BoardResult => ({ ok: true, raw }),
+        (error: unknown): BoardResult => ({ ok: false, error }),
+      );
 
   async function poll(): Promise<number> {
-    const raw = await ctx.client.call(
-      `${league}_scoreboard`,
-      {},
-      { returnParsed: false, fresh: true, signal: ctx.signal },
-    );
+    const started = now();
+    const previous = previousDayToRead(started, seam.untilMinutes, previousReading);
+    // Both boards at once: the previous day's must not delay today's.
+    const [today, earlier] = await Promise.all([
+      read({}),
+      previous === null ? Promise.resolve(null) : read({ dates: previous }),
+    ]);
     if (ctx.isClosed()) return intervals.scoreboardIdleMs;
-    const rows = parseScoreboard(raw, league);
     const at = now();
     const listed: ScheduledGame[] = [];
     const seen = new Set<string>();
-    for (const row of rows) {
-      const game = scheduledGameOf(row);
-      if (game === null) continue;
-      listed.push(game.scheduled);
-      seen.add(gameKeyOf(league, game.gameId));
-      games.listed({ league, ...game, row, wanted: wantsSummary(game.scheduled, at) });
+    const list = (board: BoardKind, rows: readonly ScoreboardRow[]): boolean => {
+      let open = false;
+      const keys = new Set<string>();
+      for (const row of rows) {
+        const game = scheduledGameOf(row);
+        if (game === null) continue;
+        if (game.scheduled.state !== 'post') open = true;
+        const key = gameKeyOf(league, game.gameId);
+        keys.add(key);
+        // A game on both boards (before ESPN's default board moved on) is listed once, as today's.
+        if (seen.has(key)) continue;
+        listed.push(game.scheduled);
+        seen.add(key);
+        games.listed({ league, ...game, row, wanted: wantsSummary(game.scheduled, at) });
+      }
+      lastKeys.set(board, keys);
+      return open;
+    };
+    /** A board that could not be read: its games as last read count as seen, so none is forgotten. */
+    const keepLast = (board: BoardKind): void => {
+      for (const key of lastKeys.get(board) ?? []) seen.add(key);
+    };
+    if (today.ok) {
+      const rows = parseScoreboard(today.raw, league);
+      watch.read('default', boardDayOf(today.raw) ?? easternDay(started), rows);
+      list('default', rows);
+    } else {
+      keepLast('default');
+    }
+    if (earlier !== null && previous !== null) {
+      if (earlier.ok) {
+        const rows = parseScoreboard(earlier.raw, league);
+        watch.read('previous_day', previous, rows);
+        previousReading = { day: previous, open: list('previous_day', rows) };
+      } else {
+        keepLast('previous_day');
+      }
     }
     games.sweep(league, seen);
+    // The games read were handed on; the failure still counts, and the poller backs off.
+    if (!today.ok) throw today.error;
+    if (earlier !== null && !earlier.ok) throw earlier.error;
     return scoreboardDelay(listed, at, intervals);
   }
 

@@ -5,7 +5,10 @@ import type { GameSnapshot, SnapshotSource } from '../src/model/events.js';
 function snapshotOf(meta: unknown): GameSnapshot | undefined {
   if (typeof meta !== 'object' || meta === null) return undefined;
   const snapshot = (meta as { snapshot?: unknown }).snapshot;
-  return typeof snapshot === 'object' && snapshot !== null ? (snapshot as GameSnapshot) : undefined;
+  if (typeof snapshot !== 'object' || snapshot === null) return undefined;
+  const s = snapshot as GameSnapshot;
+  // A snapshot stored by a version before the game situation still answers with the field.
+  return s.situation === undefined ? { ...s, situation: null } : s;
 }
 
 /**

@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseAlertsConfig } from '../workers/rules-file.js';
 import { deliverWebhook } from '../workers/webhooks/deliver.js';
 import { LEAGUES } from '../src/core/leagues.js';
+import { checkOverlayQuery } from '../src/server/overlay-params.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './support/fixtures.js';
 import { getTestRedis } from './support/redis.js';
 import { startNodeFlags } from './support/start-flags.js';
@@ -74,6 +75,17 @@ const COMMANDS: Record<string, Where[]> = {
   'REDIS_URL=redis://localhost:6379/5 npx courtside worker alerts --rules examples/rules.yaml': [
     { here: 'the alert bot: serve, receiver and worker' },
   ],
+  'DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/<id>/<token> REDIS_URL=redis://localhost:6379/5 npx courtside worker alerts --rules examples/discord-bot.yaml':
+    [
+      {
+        file: 'test/workers/destinations/config.test.ts',
+        contains: 'examples/discord-bot.yaml: final scores of one team to a Discord channel',
+      },
+      {
+        file: 'test/workers/destinations/recorded-games.test.ts',
+        contains: 'daemon + `courtside worker alerts`: every alert once per kind',
+      },
+    ],
   'curl http://localhost:8080/v1/games/live': [{ here: 'the curl commands succeed' }],
   "curl 'http://localhost:8080/v1/ops/mens_scoreboard?dates=20241201&format=csv'": [
     { here: 'the curl commands succeed' },
@@ -212,8 +224,9 @@ describe('README.md', () => {
     const url = codeBlocks(README).find((b) => b.lang === '' && b.body.includes('/overlay/'))?.body ?? '';
     const parsed = new URL(url);
     expect(parsed.pathname).toMatch(/^\/overlay\/(mens|womens)\/\d+$/);
-    const page = readFileSync(join(ROOT, 'src', 'server', 'overlay', 'overlay.js'), 'utf8');
-    for (const key of parsed.searchParams.keys()) expect(page).toContain(`query.get('${key}')`);
+    // The server refuses a scorebug URL with an unknown or malformed parameter (HTTP 400).
+    expect(() => checkOverlayQuery('scorebug', parsed.searchParams)).not.toThrow();
+    expect(parsed.searchParams.size).toBeGreaterThan(0);
   });
 
   it('docker-compose.yml: services, commands, env and the mounted rules file', () => {

@@ -4,6 +4,7 @@ import { createDaemon } from '../daemon/daemon.js';
 import { InvalidOptionsError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream } from '../simulator/index.js';
+import { ESPN_RULES, type EspnRules } from '../simulator/types.js';
 import { fail } from './fail.js';
 import { exitOnSignals } from './shutdown.js';
 
@@ -18,6 +19,7 @@ interface DemoOptions {
   speed: string;
   port: string;
   logLevel: string;
+  espnRules: string;
 }
 
 // Fast enough that a whole game plays out in under ten minutes, slow enough to follow the plays.
@@ -41,6 +43,7 @@ export function registerDemo(program: Command): void {
     .option('--speed <x>', 'game-time multiplier', String(DEFAULT_SPEED))
     .option('--port <port>', 'daemon port', process.env.PORT ?? '8080')
     .option('--log-level <level>', 'log level', process.env.LOG_LEVEL ?? 'warn')
+    .option('--espn-rules <rules>', 'which ESPN the simulator plays: 2026 or legacy', '2026')
     .addHelpText(
       'after',
       `
@@ -64,6 +67,8 @@ async function runDemo(options: DemoOptions): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new InvalidOptionsError('--port: expected a port from 0 to 65535');
+  if (!ESPN_RULES.includes(options.espnRules as EspnRules))
+    throw new InvalidOptionsError(`--espn-rules: expected ${ESPN_RULES.join(' or ')}`);
   const logger = createLogger({ level: options.logLevel });
   const upstream = await startUpstream({
     ...(options.replay?.length
@@ -71,6 +76,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
       : // Tip-offs one game-minute apart so every game is live within seconds of starting.
         { simulate: { games, seed: Number(options.seed) || 7, staggerMs: 60_000 } }),
     speed,
+    espnRules: options.espnRules as EspnRules,
     logger: logger.child({ component: 'simulator' }),
   });
   const config = loadConfig({
@@ -97,6 +103,11 @@ async function runDemo(options: DemoOptions): Promise<void> {
   out(`daemon at ${base}`);
   for (const game of upstream.games) out(`overlay: ${base}/overlay/${game.league}/${game.id}`);
   const first = upstream.games[0];
+  // The other broadcast pages (docs/overlay.md): the slate ticker, and lower thirds on the first
+  // game from its first lead change on (the alert rule's default waits for the 4th quarter).
+  out(`ticker:  ${base}/overlay/ticker`);
+  if (first)
+    out(`lower third: ${base}/overlay/${first.league}/${first.id}/lower-third?lead_change.fromPeriod=1`);
   if (first) out(`watch:   npx courtside watch --url ${base} --league ${first.league} --game ${first.id}`);
   out('Ctrl-C to stop.');
 

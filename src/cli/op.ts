@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { createClient, type CourtsideClient } from '../client/client.js';
+import { createClient, type CallNotice, type CourtsideClient } from '../client/client.js';
 import { getOperation, OPERATION_NAMES, type OperationSpec } from '../espn/operations.js';
 import { PARAM_RULES, type ParamName } from '../espn/params.js';
 import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
@@ -38,6 +38,8 @@ interface OpFlags {
   upstream?: string;
   timeout?: string;
   retries?: string;
+  userAgent?: string;
+  forceUserAgent?: boolean;
   [flag: string]: unknown;
 }
 
@@ -49,6 +51,7 @@ Examples:
   $ courtside op --list
   $ courtside op mens_scoreboard --dates 20241201 --format raw
   $ courtside op mens_scoreboard --dates 20240301-20240317 --season-type 2 --format csv
+  $ courtside op mens_scoreboard --dates 202412 --limit 50    # a month (or YYYY), merged
   $ courtside op mens_summary --event-id 401585607 --table plays --format csv
   $ courtside op womens_team_roster --team-id 20 --format json
   $ courtside op mens_summary --event-id 401585607 --table boxscore_player --format arrow --out box.arrow
@@ -74,7 +77,12 @@ export function registerOp(program: Command): void {
       'upstream base URL (default: $COURTSIDE_UPSTREAM or https://site.api.espn.com)',
     )
     .option('--timeout <ms>', 'per-request timeout in ms (default 10000)')
-    .option('--retries <n>', 'retries on network errors, 429 and 5xx (default 3)');
+    .option('--retries <n>', 'retries on network errors, 429 and 5xx (default 3)')
+    .option(
+      '--user-agent <agent>',
+      'User-Agent sent upstream, of the form "Name/version (+https://...)" (default courtside\'s own)',
+    )
+    .option('--force-user-agent', 'send --user-agent even in a form ESPN blocks');
   for (const name of PARAM_FLAGS) {
     command.option(`--${flagName(name)} <value>`, `${name}: ${PARAM_RULES[name].expected}`);
   }
@@ -108,6 +116,9 @@ async function runOp(operationName: string | undefined, flags: OpFlags): Promise
       ...(flags.upstream !== undefined ? { upstream: flags.upstream } : {}),
       ...(flags.timeout !== undefined ? { timeoutMs: integer('--timeout', flags.timeout) } : {}),
       ...(flags.retries !== undefined ? { retries: integer('--retries', flags.retries) } : {}),
+      ...(flags.userAgent !== undefined
+        ? { userAgent: flags.userAgent, forceUserAgent: flags.forceUserAgent === true }
+        : {}),
       logger: process.env.LOG_LEVEL ? createLogger() : silentLogger,
     });
     const output = await render(client, operation, params, flags);
@@ -132,9 +143,13 @@ async function render(
   params: Record<string, string>,
   flags: OpFlags,
 ): Promise<string | Uint8Array> {
-  const table = flags.table !== undefined ? { table: flags.table } : {};
+  // What the call changed or answered another way than asked goes to stderr, beside the result.
+  const onNotice = (notice: CallNotice): void => {
+    process.stderr.write(`courtside op: note: ${notice.message}\n`);
+  };
+  const table = { ...(flags.table !== undefined ? { table: flags.table } : {}), onNotice };
   if (flags.format === 'raw') {
-    const raw = await client.call(operation.name, params, { returnParsed: false });
+    const raw = await client.call(operation.name, params, { returnParsed: false, onNotice });
     return `${JSON.stringify(raw, null, process.stdout.isTTY && !flags.out ? 2 : undefined)}\n`;
   }
   if (flags.format === 'json') {
@@ -143,7 +158,7 @@ async function render(
   }
   if (flags.format === 'csv') {
     // From the raw payload, so the CSV has exactly the table's columns (optional ones included).
-    const raw = await client.call(operation.name, params, { returnParsed: false });
+    const raw = await client.call(operation.name, params, { returnParsed: false, onNotice });
     return operationCsv(operation.name, raw, flags.table);
   }
   const arrow = await client.call(operation.name, params, { flavour: 'arrow', ...table });

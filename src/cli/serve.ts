@@ -48,6 +48,15 @@ export function registerServe(program: Command): void {
       '--finished-game-ttl <seconds>',
       'how long a finished game stays listed (COURTSIDE_FINISHED_GAME_TTL, default 86400)',
     )
+    .option(
+      '--previous-day-until <HH:MM>',
+      "read the previous Eastern day's board until this Eastern time (COURTSIDE_PREVIOUS_DAY_UNTIL, default 06:00)",
+    )
+    .option(
+      '--user-agent <agent>',
+      'User-Agent sent upstream, of the form "Name/version (+https://...)" (COURTSIDE_USER_AGENT)',
+    )
+    .option('--force-user-agent', 'send --user-agent even in a form ESPN blocks (COURTSIDE_FORCE_USER_AGENT)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ConfigFlags) => {

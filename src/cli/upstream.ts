@@ -4,7 +4,7 @@ import { CourtsideError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream } from '../simulator/index.js';
 import { fixturesProblem } from '../simulator/fixture-store.js';
-import type { UpstreamOptions } from '../simulator/types.js';
+import { ESPN_RULES, type EspnRules, type UpstreamOptions } from '../simulator/types.js';
 import { fail } from './fail.js';
 import { exitOnSignals } from './shutdown.js';
 
@@ -20,6 +20,7 @@ interface UpstreamFlags {
   speed: string;
   faults?: string;
   leagues?: string;
+  espnRules?: string;
 }
 
 const EXAMPLES = `
@@ -27,7 +28,7 @@ Examples:
   $ courtside upstream --fixtures ../shared/fixtures/espn
   $ courtside upstream --replay ../shared/fixtures/espn/mens/summary__401585607_final.json --speed 60
   $ courtside upstream --simulate 8 --seed 42 --speed 10 --port 9000
-  $ courtside upstream --simulate 4 --faults "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,latency=200"
+  $ courtside upstream --simulate 4 --faults "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,insert=0.05,rescore=0.05,latency=200"
 Then point the client at it: COURTSIDE_UPSTREAM=<printed URL> courtside op mens_scoreboard --format raw`;
 
 // Same bound as `serve`: a stuck close must not keep a supervisor's stop waiting.
@@ -62,6 +63,15 @@ export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions 
     options.fixturesDir = flags.fixtures;
   }
   if (flags.faults) options.faults = flags.faults;
+  if (flags.espnRules !== undefined) {
+    if (!ESPN_RULES.includes(flags.espnRules as EspnRules)) {
+      throw new CourtsideError(
+        'INVALID_OPTIONS',
+        `--espn-rules: "${flags.espnRules}" is invalid; expected ${ESPN_RULES.join(' or ')}`,
+      );
+    }
+    options.espnRules = flags.espnRules as EspnRules;
+  }
   if (flags.simulate !== undefined) {
     const leagues = flags.leagues?.split(',').map((l) => l.trim());
     if (leagues && !leagues.every(isLeague)) {
@@ -93,7 +103,12 @@ export function registerUpstream(program: Command): void {
     .option('--speed <x>', 'game-time multiplier (60 = a minute of play per second)', '1')
     .option(
       '--faults <spec>',
-      'fault probabilities, e.g. "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,latency=200"',
+      'fault probabilities, e.g. "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,insert=0.05,rescore=0.05,latency=200"',
+    )
+    .option(
+      '--espn-rules <rules>',
+      'which ESPN to play: 2026 (ranges refused, limit > 500 cut to 25, blocked agents) or legacy',
+      '2026',
     )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: UpstreamFlags) => {

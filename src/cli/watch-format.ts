@@ -96,6 +96,7 @@ export function eventLine(event: GameEvent, style: Style = PLAIN): string | null
     case 'game.status':
       return style.dim(`status: ${event.data.detail ?? event.data.name ?? event.data.state}`);
     case 'winprob.changed':
+    case 'situation.changed':
       return null;
   }
 }

@@ -1,10 +1,21 @@
-import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
+import { InvalidConfigError, InvalidOptionsError, UpstreamNotFoundError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { checkSummaryTable, parseOperation } from '../tables/index.js';
 import { DEFAULT_USER_AGENT } from '../core/version.js';
-import { createUpstreamHttp, type UpstreamHttp } from '../espn/http.js';
-import { buildRequest, OPERATION_NAMES, type OperationName, type OperationSpec } from '../espn/operations.js';
+import { createUpstreamHttp, type GetOptions, type UpstreamHttp } from '../espn/http.js';
+import {
+  buildRequest,
+  OPERATION_NAMES,
+  type BuiltRequest,
+  type OperationName,
+  type OperationSpec,
+} from '../espn/operations.js';
 import type { Params } from '../espn/params.js';
+import { blockedUserAgentForm, blockedUserAgentMessage } from '../espn/user-agent.js';
+import type { CallNotice } from './call-notice.js';
+import { MAX_UPSTREAM_LIMIT, mergeBoards, planRange, type RangePlan } from './scoreboard-range.js';
+
+export type { CallNotice, CallNoticeKind } from './call-notice.js';
 
 /**
  * The TypeScript client: one method per operation of the registry, plus `call`. Parameters are
@@ -31,8 +42,13 @@ const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 export interface ClientOptions {
   /** Base URL; default `COURTSIDE_UPSTREAM` or `https://site.api.espn.com`. */
   upstream?: string;
-  /** Default `courtside/<version> (+<project URL>)`. */
+  /**
+   * Default `courtside/<version> (+<project URL>)`. An agent of a form ESPN's edge blocks (a
+   * browser's, a bare `Name/version`, node-fetch, Deno, Wget, PostmanRuntime) is refused here.
+   */
   userAgent?: string;
+  /** Send `userAgent` even when it has a form ESPN's edge blocks; default false. */
+  forceUserAgent?: boolean;
   /** Per attempt, default 10000. */
   timeoutMs?: number;
   /** Retries after the first attempt on network errors, timeouts, 429 and 5xx; default 3. */
@@ -71,6 +87,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Skip the TTL cache (the conditional request is still sent). */
   fresh?: boolean;
+  /**
+   * Told when the call was changed or answered another way than asked: a capped `limit`, a date
+   * range merged from several scoreboards, the calendar read from the scoreboard, an empty body.
+   */
+  onNotice?: (notice: CallNotice) => void;
 }
 
 export type CallParams = Params | Readonly<Record<string, string | number>>;
@@ -91,7 +112,7 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
   const upstream = checkUpstream(options.upstream ?? process.env.COURTSIDE_UPSTREAM ?? DEFAULT_UPSTREAM);
   const http: UpstreamHttp = createUpstreamHttp({
     upstream,
-    userAgent: checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT),
+    userAgent: checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT, options.forceUserAgent === true),
     timeoutMs: checkInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, 600_000),
     retries: checkInt('retries', options.retries, DEFAULT_RETRIES, 0, 10),
     concurrency: checkInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 256),
@@ -111,14 +132,26 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     logger: options.logger ?? silentLogger,
   });
 
+  const logger = options.logger ?? silentLogger;
+  const concurrency = checkInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 256);
+
   async function call(operation: string, params: CallParams = {}, callOptions: CallOptions = {}) {
     const request = buildRequest(operation, params);
     const parsed = callOptions.returnParsed ?? callOptions.return_parsed ?? true;
     if (parsed) checkParseOptions(request.operation, callOptions);
-    const raw = await http.get(request, {
+    const notify = (notice: CallNotice): void => {
+      logger.info({ operation: request.operation.name, notice: notice.kind }, notice.message);
+      try {
+        callOptions.onNotice?.(notice);
+      } catch {
+        // A listener's failure must not fail the call it was told about.
+      }
+    };
+    const getOptions: GetOptions = {
       ...(callOptions.fresh !== undefined ? { fresh: callOptions.fresh } : {}),
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-    });
+    };
+    const raw = await fetchRaw(request, params as Readonly<Record<string, unknown>>, getOptions, notify);
     if (!parsed) return raw;
     return parseOperation(request.operation.name, raw, {
       ...(callOptions.flavour ? { flavour: callOptions.flavour } : {}),
@@ -127,6 +160,98 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
         : {}),
       ...(callOptions.table !== undefined ? { table: callOptions.table } : {}),
     });
+  }
+
+  /** The upstream payload of a validated call, however many requests it takes. */
+  async function fetchRaw(
+    request: BuiltRequest,
+    params: Readonly<Record<string, unknown>>,
+    getOptions: GetOptions,
+    notify: (notice: CallNotice) => void,
+  ): Promise<unknown> {
+    const { operation } = request;
+    const dates = params.dates === undefined ? undefined : String(params.dates);
+    const limit = params.limit === undefined ? undefined : Number(params.limit);
+    const plan = operation.result === 'scoreboard' && dates !== undefined ? planRange(dates) : undefined;
+    if (plan) return fetchRange(operation, params, plan, limit, getOptions, notify);
+
+    let sent = request;
+    if (limit !== undefined && limit > MAX_UPSTREAM_LIMIT) {
+      sent = buildRequest(operation.name, { ...params, limit: MAX_UPSTREAM_LIMIT });
+      const more = operation.result === 'scoreboard' ? '; for more games ask a date range' : '';
+      notify({
+        kind: 'limit-capped',
+        message:
+          `limit ${limit} lowered to ${MAX_UPSTREAM_LIMIT}: ESPN answers a larger limit with only 25 items ` +
+          `and has no paging, so at most ${MAX_UPSTREAM_LIMIT} come back${more}`,
+      });
+    }
+    try {
+      return await http.get(sent, getOptions);
+    } catch (error) {
+      if (!(error instanceof UpstreamNotFoundError)) throw error;
+      if (operation.whenMissing === 'empty-list' && error.status !== 404) {
+        notify({
+          kind: 'empty-body',
+          message: `ESPN answered ${operation.name} with an empty body: read as an empty list (no rows)`,
+        });
+        return {};
+      }
+      if (operation.whenMissing === 'scoreboard-calendar') {
+        return calendarFromScoreboard(operation, error, getOptions, notify);
+      }
+      throw error;
+    }
+  }
+
+  async function fetchRange(
+    operation: OperationSpec,
+    params: Readonly<Record<string, unknown>>,
+    plan: RangePlan,
+    limit: number | undefined,
+    getOptions: GetOptions,
+    notify: (notice: CallNotice) => void,
+  ): Promise<unknown> {
+    const requests = plan.requests.map((dates) =>
+      buildRequest(operation.name, { ...params, dates, limit: MAX_UPSTREAM_LIMIT }),
+    );
+    const boards = await inPool(requests, concurrency, (r) => http.get(r, getOptions));
+    const merged = mergeBoards(plan, boards, limit, (dates) => `${upstream}${requestFor(requests, dates)}`);
+    const events = (merged.events as unknown[]).length;
+    notify({
+      kind: 'range-merged',
+      message:
+        `dates=${String(params.dates)} answered from ${requests.length} scoreboard(s) ` +
+        `(dates=${plan.requests[0]}${requests.length > 1 ? `..${plan.requests.at(-1)}` : ''}, ` +
+        `limit=${MAX_UPSTREAM_LIMIT}) merged to ${events} event(s) of Eastern days ${plan.start}-${plan.end}`,
+    });
+    return merged;
+  }
+
+  async function calendarFromScoreboard(
+    operation: OperationSpec,
+    missing: UpstreamNotFoundError,
+    getOptions: GetOptions,
+    notify: (notice: CallNotice) => void,
+  ): Promise<unknown> {
+    const board = await http.get(buildRequest(`${operation.league}_scoreboard`, {}), getOptions);
+    const leagues = (board as { leagues?: unknown } | null)?.leagues;
+    const league = Array.isArray(leagues) ? (leagues[0] as Record<string, unknown> | undefined) : undefined;
+    if (!league || !Array.isArray(league.calendar)) {
+      throw new UpstreamNotFoundError(
+        missing.status,
+        missing.url,
+        `${missing.message.split(': ').at(-1) ?? 'no answer'}, and the scoreboard has no leagues[0].calendar`,
+      );
+    }
+    notify({
+      kind: 'calendar-from-scoreboard',
+      message:
+        `ESPN answered ${missing.status} for ${operation.name}; answered from the scoreboard's ` +
+        'leagues[0].calendar, the same list of dates',
+    });
+    const pick = ['calendarType', 'calendarIsWhitelist', 'calendarStartDate', 'calendarEndDate', 'calendar'];
+    return Object.fromEntries(pick.filter((k) => league[k] !== undefined).map((k) => [k, league[k]]));
   }
 
   const methods = Object.fromEntries(
@@ -164,12 +289,39 @@ function checkUpstream(value: string): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
-function checkUserAgent(value: string): string {
+function checkUserAgent(value: string, force: boolean): string {
   // A header value: printable ASCII only, so it cannot inject another header.
   if (!/^[\x20-\x7e]{1,256}$/.test(value)) {
     throw new InvalidConfigError('userAgent', 'must be 1-256 printable ASCII characters');
   }
+  const blocked = force ? undefined : blockedUserAgentForm(value);
+  if (blocked) throw new InvalidConfigError('userAgent', blockedUserAgentMessage(value, blocked));
   return value;
+}
+
+function requestFor(requests: readonly BuiltRequest[], dates: string): string {
+  return requests.find((r) => r.pathAndQuery.includes(`dates=${dates}`))?.pathAndQuery ?? '';
+}
+
+/** `work` over `items`, at most `size` at a time, results in the order of `items`. */
+async function inPool<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    // After one failure the call fails as a whole: the items not started are not asked for.
+    while (next < items.length && !failed) {
+      const i = next++;
+      try {
+        results[i] = await work(items[i] as T);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
 }
 
 function checkInt(

@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'INVALID_PARAMS'
   | 'UNKNOWN_OPERATION'
   | 'UPSTREAM_HTTP'
+  | 'UPSTREAM_NOT_FOUND'
+  | 'UPSTREAM_BLOCKED'
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_NETWORK'
   | 'UPSTREAM_PAYLOAD'
@@ -65,10 +67,44 @@ export class UpstreamHttpError extends CourtsideError {
   readonly status: number;
   readonly url: string;
 
-  constructor(status: number, url: string) {
-    super('UPSTREAM_HTTP', `upstream answered ${status} for ${url}`);
+  constructor(
+    status: number,
+    url: string,
+    code: 'UPSTREAM_HTTP' | 'UPSTREAM_NOT_FOUND' | 'UPSTREAM_BLOCKED' = 'UPSTREAM_HTTP',
+    message = `upstream answered ${status} for ${url}`,
+  ) {
+    super(code, message);
     this.status = status;
     this.url = url;
+  }
+}
+
+/**
+ * The upstream has nothing at this address: a 404, or a success with an empty body. Either an id
+ * it does not know, or an endpoint it no longer serves (docs/upstream.md).
+ */
+export class UpstreamNotFoundError extends UpstreamHttpError {
+  constructor(status: number, url: string, reason: string) {
+    super(status, url, 'UPSTREAM_NOT_FOUND', `upstream has nothing for ${url}: ${reason}`);
+  }
+}
+
+/**
+ * The upstream's edge (a web application firewall) refused the request: a 403 whose body is not
+ * the upstream's JSON. Retrying does not help; another User-Agent does.
+ */
+export class UpstreamBlockedError extends UpstreamHttpError {
+  readonly userAgent: string;
+
+  constructor(url: string, userAgent: string, acceptedForm: string) {
+    super(
+      403,
+      url,
+      'UPSTREAM_BLOCKED',
+      `upstream's edge blocked the request for ${url} (403 with a non-JSON body) sent with ` +
+        `User-Agent ${JSON.stringify(userAgent)}; it accepts agents of the form ${acceptedForm}`,
+    );
+    this.userAgent = userAgent;
   }
 }
 

@@ -128,6 +128,13 @@ export const alertsFired = registered(Counter, 'courtside_alerts_total', 'Alerts
 export const webhookDeliveries = registered(
   Counter,
   'courtside_webhook_deliveries_total',
-  'Webhook delivery attempts, by outcome (delivered, failed, refused)',
+  'Webhook delivery attempts, by outcome (delivered, failed, refused, rate_limited)',
   ['outcome'],
+);
+
+export const upstreamAnomalies = registered(
+  Counter,
+  'courtside_upstream_anomalies_total',
+  'Upstream answers that suggest ESPN changed something, by kind (unknown_status, unparsable_body, empty_body, blocked, empty_board)',
+  ['kind'],
 );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidConfigError } from '../core/errors.js';
 import { LEAGUES, type League } from '../core/leagues.js';
+import { blockedUserAgentForm, blockedUserAgentMessage } from '../espn/user-agent.js';
 
 /**
  * The daemon's configuration, parsed once from the environment and CLI flags (flags win).
@@ -25,6 +26,12 @@ export interface Config {
   retention: number;
   /** How long a finished game's state stays on the bus, in seconds. */
   finishedGameTtlS: number;
+  /** Until when after Eastern midnight the previous Eastern day's board is read too (`HH:MM`, Eastern). */
+  previousDayUntil: string;
+  /** User-Agent sent upstream; unset: courtside's own, of the form ESPN's edge accepts. */
+  userAgent: string | undefined;
+  /** Send `userAgent` even when it has a form ESPN's edge blocks. */
+  forceUserAgent: boolean;
   logLevel: LogLevel;
 }
 
@@ -44,6 +51,9 @@ export interface ConfigFlags {
   origins?: string;
   retention?: string | number;
   finishedGameTtl?: string | number;
+  previousDayUntil?: string;
+  userAgent?: string;
+  forceUserAgent?: string | boolean;
   logLevel?: string;
 }
 
@@ -60,6 +70,9 @@ export const DEFAULT_RETENTION = 100_000;
 export const DEFAULT_FINISHED_GAME_TTL_S = 86_400;
 // Below this a busy evening's slate would be trimmed before reconnecting clients could resume.
 export const MIN_RETENTION = 100;
+// ESPN's default board moves to the next Eastern day at midnight; the latest games end and are
+// corrected within a few hours after it, so the previous day's board is read until 06:00 Eastern.
+export const DEFAULT_PREVIOUS_DAY_UNTIL = '06:00';
 
 /** A flag as typed on the command line: commander's camelCase name back in kebab case (`--summary-interval`). */
 function flagName(flag: keyof ConfigFlags): string {
@@ -199,6 +212,31 @@ const FIELDS = {
     default: String(DEFAULT_FINISHED_GAME_TTL_S),
     schema: intIn(60, 366 * 86_400, 'an integer number of seconds from 60 to 31622400'),
   },
+  previousDayUntil: {
+    env: 'COURTSIDE_PREVIOUS_DAY_UNTIL',
+    flag: 'previousDayUntil',
+    default: DEFAULT_PREVIOUS_DAY_UNTIL,
+    schema: z
+      .string()
+      .regex(
+        /^([01][0-9]|2[0-3]):[0-5][0-9]$/,
+        'an Eastern wall-clock time HH:MM from 00:00 to 23:59, e.g. 06:00',
+      ),
+  },
+  userAgent: {
+    env: 'COURTSIDE_USER_AGENT',
+    flag: 'userAgent',
+    default: undefined,
+    schema: z.string().regex(/^[\x20-\x7e]{1,256}$/, '1-256 printable ASCII characters'),
+  },
+  forceUserAgent: {
+    env: 'COURTSIDE_FORCE_USER_AGENT',
+    flag: 'forceUserAgent',
+    default: 'false',
+    schema: z
+      .enum(['true', 'false', '1', '0'], { error: 'true or false' })
+      .transform((v) => v === 'true' || v === '1'),
+  },
   logLevel: {
     env: 'LOG_LEVEL',
     flag: 'logLevel',
@@ -217,6 +255,7 @@ export function loadConfig(
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
   const out: Record<string, unknown> = {};
+  const sources: Partial<Record<keyof Config, string>> = {};
   for (const key of Object.keys(FIELDS) as Array<keyof Config>) {
     const field: Field = FIELDS[key];
     const flagValue = flags[field.flag];
@@ -243,6 +282,13 @@ export function loadConfig(
       throw new InvalidConfigError(from, `invalid value ${JSON.stringify(raw)}; expected ${expected}`);
     }
     out[key] = parsed.data;
+    sources[key] = from;
+  }
+  const agent = out.userAgent as string | undefined;
+  const blocked =
+    agent !== undefined && out.forceUserAgent !== true ? blockedUserAgentForm(agent) : undefined;
+  if (agent !== undefined && blocked) {
+    throw new InvalidConfigError(sources.userAgent ?? 'userAgent', blockedUserAgentMessage(agent, blocked));
   }
   return out as unknown as Config;
 }

@@ -24,6 +24,9 @@ import {
 import type { RouteHandler } from '../server/http-types.js';
 import { createDaemonServer, type DaemonServer } from '../server/server.js';
 import { overlayRoute } from '../server/overlay-page.js';
+import { clientScriptRoute } from '../server/client-script.js';
+import { alertMomentRules } from './moment-rules.js';
+import type { RuleSettings } from '../../workers/rules-file.js';
 
 /**
  * The daemon: one client, one bus, one engine, the job producer (with Redis), and one HTTP
@@ -52,6 +55,8 @@ export interface DaemonOptions {
   client?: { timeoutMs?: number; retries?: number; cache?: boolean };
   instanceId?: string;
   closeTimeoutMs?: number;
+  /** The lower thirds' rule settings when a page names none (default: every rule, its defaults). */
+  momentRules?: RuleSettings;
 }
 
 // SIGTERM must end the process within 5 s (orchestrators kill after that); 4.5 s leaves room to exit.
@@ -66,6 +71,9 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
 
   const client = createClient({
     upstream: config.upstream,
+    ...(config.userAgent !== undefined
+      ? { userAgent: config.userAgent, forceUserAgent: config.forceUserAgent }
+      : {}),
     logger: logger.child({ component: 'client' }),
     ...options.client,
   });
@@ -93,6 +101,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     instanceId,
     intervals: { summaryMs: config.summaryIntervalMs },
     finishedGameTtlMs: config.finishedGameTtlS * 1_000,
+    previousDayUntil: config.previousDayUntil,
     // The engine names itself in its logs (component: engine).
     logger,
   });
@@ -122,7 +131,8 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
       logger: logger.child({ component: 'http' }),
       ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
     }),
-    overlayRoute(),
+    overlayRoute({ moments: { rules: alertMomentRules(options.momentRules), bus } }),
+    clientScriptRoute(),
     ...(options.routes ?? []),
   ];
 

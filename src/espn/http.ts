@@ -5,8 +5,10 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import {
   CourtsideError,
+  UpstreamBlockedError,
   UpstreamHttpError,
   UpstreamNetworkError,
+  UpstreamNotFoundError,
   UpstreamPayloadError,
   UpstreamTimeoutError,
 } from '../core/errors.js';
@@ -15,6 +17,8 @@ import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../core
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import type { BuiltRequest } from './operations.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
+import { isKnownStatus, noteAnomaly } from './upstream-anomalies.js';
+import { ACCEPTED_USER_AGENT_FORM } from './user-agent.js';
 
 /**
  * The one place that talks to the upstream. Paths come only from the operation registry
@@ -64,6 +68,10 @@ export interface UpstreamHttp {
 const KEEP_ALIVE_MS = 30_000;
 // The largest recorded payload is 1.2 MB (league injuries); 32 MB bounds a hostile upstream.
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const NOT_FOUND_REASON =
+  'answered 404: an id it does not know, or an endpoint it no longer serves (docs/upstream.md)';
+// An error page is read only to tell a WAF's HTML from ESPN's JSON; its first bytes suffice.
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 // A response unused for a minute is dropped: a live game's summary is polled every few seconds, an
 // on-demand one asked again within a minute is worth revalidating, and a finished one is not.
 const CACHE_IDLE_MS = 60_000;
@@ -182,16 +190,35 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
           header(response.headers, 'content-encoding'),
           url,
         );
+        if (text.trim() === '') {
+          // Seen on endpoints ESPN no longer fills (a team's injuries, 2026-09): nothing to cache.
+          noteAnomaly('empty_body', options.logger, { operation, url });
+          return fail(new UpstreamNotFoundError(status, url, `answered ${status} with an empty body`), false);
+        }
         let body: unknown;
         try {
           body = JSON.parse(text);
         } catch (cause) {
+          noteAnomaly('unparsable_body', options.logger, { operation, url, detail: text.slice(0, 80) });
           return fail(new UpstreamPayloadError(url, 'body is not JSON', { cause }), false);
         }
         storeIn(request, body, bytes, response.headers, undefined);
         return { ok: true, body };
       }
+      if (status === 403) {
+        const text = await readErrorBody(response.body);
+        if (!isJson(text)) {
+          noteAnomaly('blocked', options.logger, { operation, url, detail: options.userAgent });
+          return fail(new UpstreamBlockedError(url, options.userAgent, ACCEPTED_USER_AGENT_FORM), false);
+        }
+        noteAnomaly('unknown_status', options.logger, { operation, url, detail: status });
+        return fail(new UpstreamHttpError(status, url), false);
+      }
+      if (!isKnownStatus(status)) {
+        noteAnomaly('unknown_status', options.logger, { operation, url, detail: status });
+      }
       await response.body.dump();
+      if (status === 404) return fail(new UpstreamNotFoundError(status, url, NOT_FOUND_REASON), false);
       const error = new UpstreamHttpError(status, url);
       if (status === 429 || status >= 500) {
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
@@ -304,6 +331,27 @@ async function readBody(
     throw error;
   }
   return { text: text + decoder.end(), bytes: size };
+}
+
+/** The start of an error body, decoded as UTF-8 (a WAF page is ASCII); the rest is discarded. */
+async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (size < MAX_ERROR_BODY_BYTES) chunks.push(chunk);
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -1,6 +1,6 @@
 import type { League } from '../core/leagues.js';
-import { OPERATIONS, SUFFIXES, type OperationSpec } from './operations.js';
-import { PARAM_RULES, type ParamName } from './params.js';
+import { OPERATIONS, SUFFIXES, type OperationSpec, type WhenMissing } from './operations.js';
+import { MAX_RANGE_MONTHS, PARAM_RULES, type ParamName } from './params.js';
 
 /**
  * `docs/operations.md`, generated from the registry (`npm run docs:operations`); a test keeps
@@ -11,6 +11,29 @@ import { PARAM_RULES, type ParamName } from './params.js';
 const EXAMPLES: Readonly<Record<League, Readonly<Partial<Record<ParamName, string>>>>> = {
   mens: { event_id: '401585607', team_id: '13', athlete_id: '1966', dates: '20241201' },
   womens: { event_id: '401736158', team_id: '6', dates: '20240622' },
+};
+
+const MISSING_LONG_TEXT: Readonly<Record<WhenMissing, string>> = {
+  'not-found':
+    'a 404, or a success with an empty body, fails with `UPSTREAM_NOT_FOUND` (HTTP 404, ' +
+    '`courtside op` exit 1) naming the address asked: an id ESPN does not know, or an endpoint ' +
+    'it no longer serves.',
+  'empty-list':
+    'a success with an empty body is an empty list: the raw form `{}`, zero rows, and an ' +
+    '`empty-body` notice (`Courtside-Notice` and `Courtside-Source: empty-body` headers, a `note:` ' +
+    'line on stderr); a 404 fails with `UPSTREAM_NOT_FOUND` (an unknown id).',
+  'scoreboard-calendar':
+    "a 404 or an empty body is answered from the default scoreboard's `leagues[0].calendar` " +
+    '(`calendarType`, `calendarIsWhitelist`, `calendarStartDate`, `calendarEndDate`, `calendar`: ' +
+    'the same list of dates), with a `calendar-from-scoreboard` notice (`Courtside-Source: ' +
+    'scoreboard-calendar` header, a `note:` line on stderr); if that scoreboard has no calendar ' +
+    'either, `UPSTREAM_NOT_FOUND`.',
+};
+const MISSING_LONG: Readonly<Record<WhenMissing, string>> = MISSING_LONG_TEXT;
+const MISSING_SHORT: Readonly<Record<WhenMissing, string>> = {
+  'not-found': 'not found',
+  'empty-list': 'empty list',
+  'scoreboard-calendar': 'from the scoreboard',
 };
 
 const RESULTS: Readonly<Record<OperationSpec['result'], string>> = {
@@ -41,7 +64,8 @@ export function renderOperationsDoc(): string {
     'Every operation is a GET with no body. Parameters use their client names everywhere ' +
       '(TypeScript options, HTTP API query, CLI flags with `-` for `_`) and are validated before ' +
       'any request is sent (`INVALID_PARAMS`, see [errors](errors.md)). Path parameters are ' +
-      'required; query parameters are optional; a call with no parameters sends no query string.',
+      "required, and so is the summary's `event_id` (without it ESPN answers no game); other query " +
+      'parameters are optional; a call with no parameters sends no query string.',
     '',
     'Each call returns the tabular form by default (an Arrow table, or rows with ' +
       "`flavour: 'rows'`); `returnParsed: false` (CLI `--format raw`) returns the upstream JSON. " +
@@ -60,10 +84,20 @@ export function renderOperationsDoc(): string {
   for (const [name, sentAs] of seen) {
     out.push(`| \`${name}\` | ${sentAs} | ${PARAM_RULES[name].expected} |`);
   }
-  out.push('', '## Index', '', '| Operation | Path | Parameters | TTL |', '|---|---|---|---|');
+  out.push('', ...RANGES, '', ...LIMITS, '', ...MISSING);
+  out.push(
+    '',
+    '## Index',
+    '',
+    '| Operation | Path | Parameters | TTL | When ESPN answers nothing |',
+    '|---|---|---|---|---|',
+  );
   for (const op of OPERATIONS.values()) {
     const params = op.params.length ? op.params.map((p) => `\`${p}\``).join(', ') : '—';
-    out.push(`| [\`${op.name}\`](#${op.name}) | \`${fill(op)}\` | ${params} | ${ttl(op.ttlMs)} |`);
+    out.push(
+      `| [\`${op.name}\`](#${op.name}) | \`${fill(op)}\` | ${params} | ${ttl(op.ttlMs)} | ` +
+        `${MISSING_SHORT[op.whenMissing]} |`,
+    );
   }
   for (const op of OPERATIONS.values()) out.push('', ...section(op));
   out.push('');
@@ -84,10 +118,22 @@ function section(op: OperationSpec): string[] {
       lines.push(`| \`${name}\` | path \`{${name}}\` | yes | ${PARAM_RULES[name].expected} |`);
     }
     for (const q of op.queryParams) {
-      lines.push(`| \`${q.name}\` | query \`${q.upstream}\` | no | ${PARAM_RULES[q.name].expected} |`);
+      const required = q.required ? 'yes' : 'no';
+      lines.push(
+        `| \`${q.name}\` | query \`${q.upstream}\` | ${required} | ${PARAM_RULES[q.name].expected} |`,
+      );
     }
   } else {
     lines.push('No parameters.');
+  }
+  lines.push('', `When ESPN answers nothing: ${MISSING_LONG[op.whenMissing]}`);
+  if (op.result === 'scoreboard') {
+    lines.push(
+      '',
+      'A range `YYYYMMDD-YYYYMMDD`, a month `YYYYMM` or a year `YYYY` is answered by merging ' +
+        'scoreboards (see [Date ranges](#date-ranges)); a `limit` above 500 is lowered to 500 ' +
+        '(see [Large limits](#large-limits)).',
+    );
   }
   const example = exampleParams(op);
   const flags = Object.entries(example)
@@ -113,6 +159,62 @@ function section(op: OperationSpec): string[] {
   );
   return lines;
 }
+
+const RANGES = [
+  '## Date ranges',
+  '',
+  'ESPN answers `scoreboard?dates=YYYYMMDD-YYYYMMDD` with a 400 since 2026-09-15, even for a one-day ' +
+    'range (docs/upstream.md). courtside never sends a range. `dates=A-B` on `mens_scoreboard` and ' +
+    '`womens_scoreboard` (client, `courtside op`, `GET /v1/ops`) is answered by asking ESPN for the ' +
+    'days the range covers when it is at most 7 days (`dates=YYYYMMDD&limit=500` each), otherwise ' +
+    'for the months it touches (`dates=YYYYMM&limit=500` each; a month of either league has fewer ' +
+    "than 500 games), at most the client's `concurrency` requests at a time. The answers are merged: " +
+    'each event once (by `id`; the earliest answer that lists it wins), kept when its Eastern day ' +
+    '(its `date` in America/New_York, where ESPN files games) is within the range, ordered by `date` ' +
+    '(then `id`), and only then cut to `limit`.',
+  '',
+  'Beyond the interface document, `dates` also takes a month `YYYYMM` and a year `YYYY`: each is ' +
+    'read as the range of its days and answered the same way (a year is 12 month requests: ESPN cuts ' +
+    'a `dates=YYYY` board at 500 events, fewer than a season has).',
+  '',
+  `A range may touch at most ${MAX_RANGE_MONTHS} calendar months: one season (at most 9 months, NBA ` +
+    'preseason in October to the Finals in June) or one calendar year. A longer range is refused ' +
+    'before any request: `INVALID_PARAMS`, HTTP 400, `courtside op` exit 2.',
+  '',
+  'The raw form is one scoreboard payload: `events` is the merged list; every other top-level field ' +
+    '(`leagues`, `season`, `provider`, ...) is that of the earliest answer (the first day or month); ' +
+    '`day` is left out, a range having no single day. The tabular form is the scoreboard rows of the ' +
+    'merged events. The call says what it did: a `range-merged` notice (HTTP `Courtside-Notice` and ' +
+    "`Courtside-Source: merged-scoreboards` headers, a `note:` line on the CLI's stderr, an info log " +
+    "line, the client's `onNotice`).",
+];
+
+const LIMITS = [
+  '## Large limits',
+  '',
+  'ESPN answers any `limit` above 500 with exactly 25 items (measured 2026-08-28), silently. ' +
+    'courtside caps and warns: a `limit` from 501 to 1000 is sent as `limit=500`, and the call ' +
+    "carries a `limit-capped` notice (HTTP `Courtside-Notice` header, a `note:` line on the CLI's " +
+    'stderr, an info log line, `onNotice`). It does not page, because these endpoints have no page ' +
+    'parameter: the only way to more scoreboard events is more dates, which a date range does (there ' +
+    'the `limit` is applied by courtside to the merged events, so it is never capped). 500 is above ' +
+    'every list ESPN serves in one answer (a day has at most 15 games, a month about 240, a league 30 ' +
+    'teams).',
+];
+
+const MISSING = [
+  '## When ESPN answers nothing',
+  '',
+  "Probes of ESPN's site API in 2026-09 found `/calendar` and `/athletes/{id}` answering 404 and " +
+    '`/teams/{id}/injuries` answering 200 with an empty body (docs/upstream.md). What each operation ' +
+    'does then is in the index below and in its section:',
+  '',
+  `- **not found**: ${MISSING_LONG_TEXT['not-found']}`,
+  `- **empty list**: ${MISSING_LONG_TEXT['empty-list']}`,
+  `- **from the scoreboard**: ${MISSING_LONG_TEXT['scoreboard-calendar']}`,
+  '',
+  'A call never crashes on such an answer and never returns an empty table without saying why.',
+];
 
 /** Path parameters always; the scoreboard and summary also get their date or event. */
 function exampleParams(op: OperationSpec): Record<string, string> {

@@ -27,7 +27,20 @@ export interface QueryParamSpec {
   readonly name: ParamName;
   /** Name sent upstream. */
   readonly upstream: string;
+  /** Without it the upstream answers nothing useful, so a call without it is refused. */
+  readonly required?: boolean;
 }
+
+/**
+ * What a call does when the upstream has nothing: a 404, or a success with an empty body
+ * (docs/operations.md, "When ESPN answers nothing"; docs/upstream.md).
+ * - `not-found`: the call fails with `UPSTREAM_NOT_FOUND`, naming the address.
+ * - `empty-list`: an empty body is an empty list (an empty payload `{}`, zero rows) with a notice
+ *   saying so; a 404 still fails with `UPSTREAM_NOT_FOUND` (the id is unknown).
+ * - `scoreboard-calendar`: the calendar is answered from the default scoreboard's
+ *   `leagues[0].calendar`, the same list of dates, with a notice naming the source.
+ */
+export type WhenMissing = 'not-found' | 'empty-list' | 'scoreboard-calendar';
 
 /** Suffixes offered in both leagues. */
 export type SharedSuffix =
@@ -68,6 +81,7 @@ export interface SuffixSpec {
   readonly result: ResultKind;
   /** How long a response stays fresh in the client cache; why: live data changes every few seconds, reference data hourly. */
   readonly ttlMs: number;
+  readonly whenMissing: WhenMissing;
 }
 
 export interface OperationSpec extends SuffixSpec {
@@ -81,6 +95,29 @@ const SITE = '/apis/site/v2/sports/basketball/{league}';
 const BOTH: readonly League[] = LEAGUES;
 const MENS: readonly League[] = ['mens'];
 const q = (name: ParamName, upstream: string = name): QueryParamSpec => ({ name, upstream });
+const required = (name: ParamName, upstream: string = name): QueryParamSpec => ({
+  name,
+  upstream,
+  required: true,
+});
+
+// Lists where "nothing" is a true answer (no injuries, no transactions, no news): an empty body
+// is read as an empty list. Everything else that answers nothing is an error saying so.
+const EMPTY_LIST_SUFFIXES: ReadonlySet<Suffix> = new Set<Suffix>([
+  'injuries',
+  'transactions',
+  'news',
+  'team_injuries',
+  'team_transactions',
+  'team_news',
+  'team_leaders',
+  'player_news',
+]);
+
+function whenMissingOf(name: Suffix): WhenMissing {
+  if (name === 'calendar') return 'scoreboard-calendar';
+  return EMPTY_LIST_SUFFIXES.has(name) ? 'empty-list' : 'not-found';
+}
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -100,7 +137,7 @@ export const SUFFIXES: readonly SuffixSpec[] = [
     'scoreboard',
     SCOREBOARD_TTL,
   ),
-  suffix('summary', BOTH, '/summary', [q('event_id', 'event')], 'summary', LIVE_TTL),
+  suffix('summary', BOTH, '/summary', [required('event_id', 'event')], 'summary', LIVE_TTL),
   suffix('calendar', BOTH, '/calendar', [], 'generic_items', REFERENCE_TTL),
   suffix('news', BOTH, '/news', [q('limit')], 'news', NEWS_TTL),
   suffix('injuries', BOTH, '/injuries', [], 'injuries', NEWS_TTL),
@@ -131,6 +168,7 @@ export const SUFFIXES: readonly SuffixSpec[] = [
     queryParams: [q('season'), q('group'), q('standings_type', 'type')],
     result: 'standings',
     ttlMs: REFERENCE_TTL,
+    whenMissing: 'not-found',
   },
 ];
 
@@ -144,7 +182,16 @@ function suffix(
   ttlMs: number,
 ): SuffixSpec {
   const path = `${SITE}${tail}`;
-  return { suffix: name, leagues, path, pathParams: placeholders(path), queryParams, result, ttlMs };
+  return {
+    suffix: name,
+    leagues,
+    path,
+    pathParams: placeholders(path),
+    queryParams,
+    result,
+    ttlMs,
+    whenMissing: whenMissingOf(name),
+  };
 }
 
 function placeholders(path: string): ParamName[] {
@@ -219,8 +266,11 @@ export function buildRequest(
     path = path.replace(`{${name}}`, encodeURIComponent(validateParam(name, value, operation.name)));
   }
   const query = new URLSearchParams();
-  for (const { name, upstream } of operation.queryParams) {
+  for (const { name, upstream, required: needed } of operation.queryParams) {
     const value = params[name];
+    if (needed && (value === undefined || value === null || value === '')) {
+      throw new InvalidParamsError(name, value, `${PARAM_RULES[name].expected} (required)`, operation.name);
+    }
     if (value === undefined || value === null) continue;
     query.append(upstream, validateParam(name, value, operation.name));
   }

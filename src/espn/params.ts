@@ -32,6 +32,10 @@ const ID = /^[A-Za-z0-9-]+$/;
 const MAX_ID_LENGTH = 64;
 // The spec gives no maximum for `limit`; 1000 is above every list ESPN serves (teams, news).
 const MAX_LIMIT = 1000;
+// A range is answered month by month (docs/operations.md, "Date ranges"). A season touches at
+// most 9 calendar months (NBA: preseason in October to the Finals in June); 12 lets any one
+// season or calendar year through while bounding a call to 12 upstream requests.
+export const MAX_RANGE_MONTHS = 12;
 // A season has fewer than 30 weeks; 99 leaves room while keeping the value a small number.
 const MAX_WEEK = 99;
 
@@ -50,7 +54,9 @@ const positiveInt =
 
 export const PARAM_RULES: Readonly<Record<ParamName, ParamRule>> = {
   dates: {
-    expected: 'a date YYYYMMDD or a range YYYYMMDD-YYYYMMDD (real dates, in order)',
+    expected:
+      `a date YYYYMMDD, a range YYYYMMDD-YYYYMMDD (real dates, in order, over at most ${MAX_RANGE_MONTHS} ` +
+      'calendar months), a month YYYYMM or a year YYYY',
     check: checkDates,
   },
   week: { expected: `a positive integer up to ${MAX_WEEK}`, check: positiveInt(MAX_WEEK) },
@@ -69,13 +75,25 @@ export const PARAM_RULES: Readonly<Record<ParamName, ParamRule>> = {
 };
 
 function checkDates(v: string): string | undefined {
+  if (/^[0-9]{4}$/.test(v)) return v;
+  if (/^[0-9]{6}$/.test(v)) {
+    const month = Number(v.slice(4, 6));
+    return month >= 1 && month <= 12 ? v : undefined;
+  }
   const m = /^([0-9]{8})(?:-([0-9]{8}))?$/.exec(v);
   if (!m) return undefined;
   const start = m[1] as string;
   const end = m[2];
   if (!isCalendarDate(start)) return undefined;
   if (end !== undefined && (!isCalendarDate(end) || end < start)) return undefined;
+  if (end !== undefined && monthsBetween(start, end) > MAX_RANGE_MONTHS) return undefined;
   return v;
+}
+
+/** Calendar months a range of `YYYYMMDD` days touches, both ends included. */
+export function monthsBetween(start: string, end: string): number {
+  const index = (d: string) => Number(d.slice(0, 4)) * 12 + Number(d.slice(4, 6)) - 1;
+  return index(end) - index(start) + 1;
 }
 
 function isCalendarDate(yyyymmdd: string): boolean {

@@ -16,7 +16,8 @@ export type EventType =
   | 'play.added'
   | 'play.updated'
   | 'play.removed'
-  | 'winprob.changed';
+  | 'winprob.changed'
+  | 'situation.changed';
 
 export const EVENT_TYPES: readonly EventType[] = [
   'game.started',
@@ -29,6 +30,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'play.updated',
   'play.removed',
   'winprob.changed',
+  'situation.changed',
 ];
 
 /** One row of the summary's `plays` table, exact columns and types. */
@@ -100,6 +102,11 @@ export interface ScoreChangedData {
   previous: Score;
   period: number | null;
   clock: string | null;
+  /**
+   * Present (true) when a side's score went down: the upstream corrected a scoring play (a three
+   * ruled a two, a basket waived off), so this is not a moment of the game.
+   */
+  correction?: true;
 }
 
 export interface PlayAddedData {
@@ -137,6 +144,68 @@ export interface WinprobChangedData {
   tiePercentage: number | null;
 }
 
+/** One player's fouls, for foul-trouble graphics. */
+export interface PlayerFouls {
+  /** Personal fouls, as the box score's PF counts them: every foul but technicals. */
+  fouls: number;
+  /** Unsportsmanlike technical fouls charged to the player (two eject, in both leagues). */
+  technicals: number;
+  /** Six personal fouls, two technicals or a flagrant foul type 2: the player is out of the game. */
+  disqualified: boolean;
+  /** From the summary's box score when it lists the player, else null. */
+  name: string | null;
+  jersey: string | null;
+}
+
+/** One team's part of the game situation. */
+export interface TeamSituation {
+  /** ESPN team id (the same as the game's `teams.home.id` or `teams.away.id`). */
+  teamId: string;
+  /** Team fouls charged to this team in the situation's period, by the league's rule. */
+  fouls: number;
+  /**
+   * True when THIS team shoots free throws on the other team's next common foul: the other team
+   * has used up the fouls it may commit without penalty this period. The scorebug's bonus marker
+   * goes next to this team.
+   */
+  bonus: boolean;
+  timeouts: {
+    /** Charged team timeouts taken in the game so far, overtime included. */
+    taken: number;
+    /** Team timeouts the team may still call now, by the league's rule; null where it gives no number. */
+    remaining: number | null;
+    /**
+     * The WNBA's reset timeouts (one in the last two minutes of the 4th and of each overtime);
+     * null in the NBA.
+     */
+    reset: { taken: number; remaining: number } | null;
+  };
+  /** Players charged with at least one foul or technical, by ESPN athlete id. */
+  players: Record<string, PlayerFouls>;
+}
+
+/**
+ * Team fouls, the bonus, timeouts and fouls per player, recomputed from the whole play list on
+ * every poll (docs/events.md, "Game situation").
+ */
+export interface GameSituation {
+  /** The rules applied: `nba` for league `mens`, `wnba` for `womens`. */
+  rules: 'nba' | 'wnba';
+  /** The period the team fouls count for; null before the game has one. */
+  period: number | null;
+  home: TeamSituation;
+  away: TeamSituation;
+}
+
+export interface SituationChangedData {
+  /** The whole new situation: a consumer replaces what it held. */
+  situation: GameSituation;
+  /** The situation before (null: none was computed before), as `score.changed` carries the score before. */
+  previous: GameSituation | null;
+  /** What changed: `period`, `home.fouls`, `away.bonus`, `home.timeouts`, `away.players`… */
+  changed: string[];
+}
+
 export interface EventDataMap {
   'game.started': GameStartedData;
   'game.ended': GameEndedData;
@@ -148,6 +217,7 @@ export interface EventDataMap {
   'play.updated': PlayUpdatedData;
   'play.removed': PlayRemovedData;
   'winprob.changed': WinprobChangedData;
+  'situation.changed': SituationChangedData;
 }
 
 export interface EventEnvelope<T extends EventType = EventType> {
@@ -205,6 +275,11 @@ export interface GameSnapshot {
   /** The newest plays, oldest first (at most 20). */
   recentPlays: PlayRow[];
   winProbability: { playId: string; homeWinPercentage: number; tiePercentage: number | null } | null;
+  /**
+   * Fouls, bonus and timeouts (see `GameSituation`); null before the engine knows the teams.
+   * Absent only in snapshots stored by versions before it.
+   */
+  situation?: GameSituation | null;
   updatedAt: string;
 }
 

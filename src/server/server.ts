@@ -70,8 +70,8 @@ export interface DaemonServer {
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 const STREAM_PATH = '/v1/stream';
 const SSE_PATH = '/v1/stream/sse';
-// Static overlay assets carry no data; a browser loads them without the page's ?token=.
-const PUBLIC_PREFIXES = ['/overlay/assets/'];
+// Static overlay assets and the client library carry no data; a browser loads them without a token.
+const PUBLIC_PREFIXES = ['/overlay/assets/', '/client/'];
 // Clients get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
 const CLIENT_CLOSE_GRACE_MS = 1_500;
 const SERVER_CLOSE_TIMEOUT_MS = 3_000;

@@ -16,6 +16,17 @@ export interface FaultSpec {
   correct?: number;
   /** Probability, per summary response of a live game, of a revealed play vanishing. */
   remove?: number;
+  /**
+   * Probability, per summary response of a live game, of a play revealed late: inserted in the
+   * middle of the list with a new, higher id and a lower `sequenceNumber` than the plays after it.
+   */
+  insert?: number;
+  /**
+   * Probability, per summary response of a live game, of a scoring play corrected down (a three
+   * ruled a two, a two or a free throw ruled no good): the running score of it and of every play
+   * after it drops by one, and so does the game's score.
+   */
+  rescore?: number;
   /** Fixed added delay in ms before every answer. */
   latency?: number;
 }
@@ -34,10 +45,13 @@ export interface FaultController {
   readonly spec: Readonly<FaultSpec>;
 }
 
+/** The faults that change a live game's plays, drawn per summary response. */
+export type PlayFault = 'correct' | 'remove' | 'insert' | 'rescore';
+
 export type FaultDecision =
   { kind: 'error'; status: number; retryAfter?: number } | { kind: 'hang' } | { kind: 'malformed' };
 
-const KEYS = ['error', 'timeout', 'malformed', 'correct', 'remove', 'latency'] as const;
+const KEYS = ['error', 'timeout', 'malformed', 'correct', 'remove', 'insert', 'rescore', 'latency'] as const;
 // These are the 5xx statuses ESPN's edge answers with when it sheds load.
 const ERROR_STATUSES = [500, 502, 503, 504] as const;
 
@@ -130,8 +144,8 @@ export class Faults implements FaultController {
     return undefined;
   }
 
-  /** Whether to apply a play correction / removal to this live summary response. */
-  roll(kind: 'correct' | 'remove'): boolean {
+  /** Whether to apply a play correction / removal / insertion / rescore to this live summary response. */
+  roll(kind: PlayFault): boolean {
     const p = this.current[kind] ?? 0;
     return p > 0 && this.random() < p;
   }

@@ -13,7 +13,7 @@ import { createSimulatorServer } from './server.js';
 import type { SimulatedGame } from './simulated-game.js';
 import { generateFinishedSummary } from './synthetic-game.js';
 import { syntheticGameId } from './synthetic-ids.js';
-import type { RunningUpstream, UpstreamOptions } from './types.js';
+import { ESPN_RULES, type RunningUpstream, type UpstreamOptions } from './types.js';
 
 export type {
   UpstreamOptions,
@@ -25,6 +25,7 @@ export type {
   UpstreamRequest,
   SimulatedGame,
   GameView,
+  EspnRules,
 } from './types.js';
 export { parseFaultSpec } from './faults.js';
 export { generateFinishedSummary } from './synthetic-game.js';
@@ -91,7 +92,12 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   const faults = new Faults(options.faults, options.seed ?? 1);
   const log = new RequestLog();
   const store = new FixtureStore(options.fixturesDir);
-  const sim = createSimulatorServer({ store, games, faults, log, clock, logger });
+  const espnRules = options.espnRules ?? '2026';
+  if (!ESPN_RULES.includes(espnRules))
+    throw new InvalidOptionsError(
+      `espnRules: "${String(espnRules)}" is invalid; expected ${ESPN_RULES.join(' or ')}`,
+    );
+  const sim = createSimulatorServer({ store, games, faults, log, clock, logger, espnRules });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     sim.server.once('error', reject);

@@ -55,6 +55,12 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
 
   const corrections = new Map<string, JsonObject>();
   const removed = new Set<string>();
+  // Rescores: from the play at `index` (payload order) on, a side's running score is `delta` lower.
+  const shifts: Array<{ index: number; side: 'home' | 'away'; delta: number; period: number }> = [];
+  const rescored = new Set<string>();
+  // Plays revealed late, each placed right after the play at `anchor` (payload order).
+  const inserted: Array<{ anchor: number; play: JsonObject }> = [];
+  let highestId = highestPlayId(plays);
   let version = 0;
   let cache: { key: string; text: string } | undefined;
 
@@ -76,11 +82,54 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     return count >= plays.length ? 'post' : 'in';
   };
 
-  const playAt = (i: number): JsonObject => {
+  const shifted = (play: JsonObject, i: number): JsonObject => {
+    let home = 0;
+    let away = 0;
+    for (const s of shifts) {
+      if (s.index > i) continue;
+      if (s.side === 'home') home += s.delta;
+      else away += s.delta;
+    }
+    if (home === 0 && away === 0) return play;
+    return {
+      ...play,
+      homeScore: Number(play.homeScore ?? 0) + home,
+      awayScore: Number(play.awayScore ?? 0) + away,
+    };
+  };
+
+  /** The play at `i` with its corrections, before rescores move its running score. */
+  const correctedAt = (i: number): JsonObject => {
     const play = plays[i] ?? {};
     const fix = corrections.get(String(play.id));
     return fix ? { ...play, ...fix } : play;
   };
+
+  const playAt = (i: number): JsonObject => shifted(correctedAt(i), i);
+
+  /** The plays at `indexes` (payload order) with the late ones woven in after their anchors. */
+  const listOf = (keep: (i: number) => boolean): JsonObject[] => {
+    const out: JsonObject[] = [];
+    const late = new Map<number, JsonObject[]>();
+    for (const x of inserted) {
+      if (!keep(x.anchor)) continue;
+      const anchor = playAt(x.anchor);
+      // A late play stands at its anchor's moment, running score included.
+      const play = { ...x.play, homeScore: anchor.homeScore, awayScore: anchor.awayScore };
+      late.set(x.anchor, [...(late.get(x.anchor) ?? []), play]);
+    }
+    plays.forEach((_, i) => {
+      if (!keep(i)) return;
+      const p = playAt(i);
+      if (!removed.has(String(p.id))) out.push(p);
+      out.push(...(late.get(i) ?? []));
+    });
+    return out;
+  };
+
+  /** The final score, after rescores. */
+  const finalScore = (side: 'home' | 'away'): number =>
+    Number(sideOf(side)?.score ?? 0) + shifts.reduce((n, s) => n + (s.side === side ? s.delta : 0), 0);
 
   const sideOf = (homeAway: string): JsonObject | undefined =>
     competitors.find((c) => c.homeAway === homeAway);
@@ -101,8 +150,8 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
         displayClock: '0.0',
         clock: 0,
         endOfPeriod: false,
-        homeScore: state === 'post' ? Number(sideOf('home')?.score ?? 0) : 0,
-        awayScore: state === 'post' ? Number(sideOf('away')?.score ?? 0) : 0,
+        homeScore: state === 'post' ? finalScore('home') : 0,
+        awayScore: state === 'post' ? finalScore('away') : 0,
         revealed: Math.max(0, count),
         totalPlays: plays.length,
       };
@@ -159,11 +208,13 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     const state = stateOf(count);
     if (state === 'post') {
       if (version === 0) return final;
-      return {
+      const out: JsonObject = {
         ...final,
-        plays: plays.map((_, i) => playAt(i)).filter((p) => !removed.has(String(p.id))),
+        plays: listOf(() => true),
         winprobability: winprobabilityOf((playId) => !removed.has(playId)),
       };
+      if (shifts.length > 0) out.header = rescoredHeader();
+      return out;
     }
     const v = view(now);
     const status = statusObject({ ...v, regulationPeriods });
@@ -199,15 +250,8 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       delete out.winprobability;
       return out;
     }
-    const revealedIds = new Set<string>();
-    const livePlays: JsonObject[] = [];
-    plays.forEach((_, i) => {
-      if (!indexes.has(i)) return;
-      const p = playAt(i);
-      if (removed.has(String(p.id))) return;
-      revealedIds.add(String(p.id));
-      livePlays.push(p);
-    });
+    const livePlays = listOf((i) => indexes.has(i));
+    const revealedIds = new Set(livePlays.map((p) => String(p.id)));
     out.plays = livePlays;
     out.winprobability = winprobabilityOf((playId) => revealedIds.has(playId));
     return out;
@@ -218,6 +262,31 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     if (cache?.key !== key) cache = { key, text: JSON.stringify(summary(now)) };
     return cache.text;
   };
+
+  /** The final header with the rescores applied to each side's score and period line. */
+  const rescoredHeader = (): JsonObject => ({
+    ...header,
+    competitions: [
+      {
+        ...competition,
+        competitors: competitors.map((c) => {
+          const side = c.homeAway === 'home' ? 'home' : 'away';
+          const mine = shifts.filter((s) => s.side === side);
+          const lines = arr(c.linescores).map((l, i) => {
+            const less = mine.reduce((n, s) => n + (s.period === i + 1 ? s.delta : 0), 0);
+            const value = Number(obj(l).displayValue ?? obj(l).value ?? 0) + less;
+            return {
+              ...obj(l),
+              displayValue: String(value),
+              ...(obj(l).value !== undefined ? { value } : {}),
+            };
+          });
+          return { ...c, score: String(finalScore(side)), linescores: lines };
+        }),
+      },
+      ...arr(header.competitions).slice(1),
+    ],
+  });
 
   const candidates = (now: number): number[] => {
     const count = revealedCount(now);
@@ -251,7 +320,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       const pool = candidates(now);
       const i = pool[Math.floor(random() * pool.length)];
       if (i === undefined) return undefined;
-      const p = playAt(i);
+      const p = correctedAt(i);
       const fix: JsonObject = { ...corrections.get(String(p.id)) };
       const value = p.scoreValue;
       if (p.scoringPlay && (value === 2 || value === 3)) {
@@ -269,6 +338,68 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       version++;
       return String(p.id);
     },
+    insertPlay(now, random) {
+      const pool = candidates(now);
+      const anchor = pool[Math.floor(random() * pool.length)];
+      if (anchor === undefined) return undefined;
+      const at = playAt(anchor);
+      highestId = nextId(highestId);
+      const id = highestId;
+      // Lower than the plays after it: the anchor's own number, as ESPN numbers a play entered late.
+      const sequenceNumber = String(at.sequenceNumber ?? '0');
+      inserted.push({
+        anchor,
+        play: {
+          id,
+          sequenceNumber,
+          // A substitution: entered late by stat crews, and it changes no score.
+          type: { id: '584', text: 'Substitution' },
+          text: 'Substitution (entered late)',
+          awayScore: at.awayScore,
+          homeScore: at.homeScore,
+          period: at.period,
+          clock: at.clock,
+          scoringPlay: false,
+          scoreValue: 0,
+          ...(at.team ? { team: at.team } : {}),
+          wallclock: at.wallclock,
+          shootingPlay: false,
+          pointsAttempted: 0,
+        },
+      });
+      version++;
+      return id;
+    },
+    rescorePlay(now, random) {
+      const home = String(sideOf('home')?.id);
+      const margin = finalScore('home') - finalScore('away');
+      // Never one that would tie or turn the final result: the recorded winner stays the winner.
+      const pool = candidates(now).filter((i) => {
+        const p = playAt(i);
+        if (p.scoringPlay !== true || !(Number(p.scoreValue) >= 1) || rescored.has(String(p.id)))
+          return false;
+        const less = lessOnReview(Number(p.scoreValue));
+        const after = String(obj(p.team).id) === home ? margin - less : margin + less;
+        return after !== 0 && after > 0 === margin > 0;
+      });
+      const i = pool[Math.floor(random() * pool.length)];
+      if (i === undefined) return undefined;
+      const p = playAt(i);
+      const value = Number(p.scoreValue);
+      const less = lessOnReview(value);
+      const fix: JsonObject = {
+        ...corrections.get(String(p.id)),
+        scoreValue: value - less,
+        text: `${String(p.text ?? '')} (${value - less === 0 ? 'no good' : `a ${value - less}`} on review)`,
+      };
+      if (value - less === 0) fix.scoringPlay = false;
+      corrections.set(String(p.id), fix);
+      const side = String(obj(p.team).id) === home ? 'home' : 'away';
+      shifts.push({ index: i, side, delta: -less, period: Number(periodOf(p) ?? 1) });
+      rescored.add(String(p.id));
+      version++;
+      return String(p.id);
+    },
     removePlay(now, random) {
       const pool = candidates(now);
       const i = pool[Math.floor(random() * pool.length)];
@@ -279,4 +410,29 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       return String(p.id);
     },
   };
+}
+
+/** The highest play id: numeric as ESPN's are (BigInt: they pass 2^53), else the last one. */
+function highestPlayId(plays: readonly JsonObject[]): string {
+  let best: bigint | null = null;
+  for (const p of plays) {
+    const id = String(p.id ?? '');
+    if (!/^[0-9]+$/.test(id)) continue;
+    const n = BigInt(id);
+    if (best === null || n > best) best = n;
+  }
+  return best === null ? String(plays[plays.length - 1]?.id ?? '0') : best.toString();
+}
+
+/** An id after `id`: one more when numeric, else `id` with a suffix. */
+function nextId(id: string): string {
+  return /^[0-9]+$/.test(id) ? (BigInt(id) + 1n).toString() : `${id}1`;
+}
+
+/**
+ * Points a scoring play loses on review: a three becomes a two (a foot on the line), a two is waived
+ * off (goaltending, a foul before the shot), a free throw is ruled no good (a lane violation).
+ */
+function lessOnReview(value: number): number {
+  return value >= 3 ? 1 : value;
 }

@@ -3,9 +3,10 @@ import type { FixtureStore, Recording } from './fixture-store.js';
 import { findAthlete, type RosterSpot } from './generated-team-payloads.js';
 import { ATHLETE_GENERATORS, LEAGUE_GENERATORS, TEAM_GENERATORS } from './generated-payloads.js';
 import type { RouteMatch } from './routes.js';
-import { buildScoreboard } from './scoreboard.js';
+import { liveScoreboardText } from './scoreboard.js';
 import type { SimulatedGame } from './simulated-game.js';
 import { findTeam } from './team-catalog.js';
+import type { EspnRules } from './types.js';
 import { unknownAthlete, unknownEvent, unknownTeam, type UnknownIdAnswer } from './unknown-ids.js';
 
 /** What answers a matched request: a status and its JSON text. */
@@ -69,6 +70,7 @@ export function resolve(
   store: FixtureStore,
   games: readonly SimulatedGame[],
   now: number,
+  rules: EspnRules = '2026',
 ): Resolved {
   const { league, suffix } = match.operation;
   const recordingOf = (key: string | undefined): Recording | undefined =>
@@ -112,7 +114,8 @@ export function resolve(
   }
 
   if (suffix === 'scoreboard' && games.some((g) => g.league === league)) {
-    return { status: 200, text: JSON.stringify(buildScoreboard(league, games, now)), source: 'game' };
+    const text = liveScoreboardText(league, games, now, params.dates, rules, store);
+    if (text !== undefined) return { status: 200, text, source: 'game' };
   }
   // ESPN answers every date: without a recording of the one asked for, the most faithful recording stands in.
   const recording = recordingOf(params.dates?.slice(0, 8)) ?? store.byDefault(league, suffix);

@@ -1,9 +1,13 @@
 import type { League } from '../core/leagues.js';
+import { easternDay, easternDayOf } from '../espn/eastern-day.js';
 import { arr, obj } from '../tables/cells.js';
 import type { JsonObject, Scoreboard, ScoreboardCompetitor, ScoreboardEvent } from './espn-shapes.js';
 import { leagueObject } from './generated-common.js';
 import { statusObject } from './game-status.js';
+import { datedScoreboard, daysOf, scoreboardLeague } from './dated-boards.js';
+import type { FixtureStore } from './fixture-store.js';
 import type { GameView, SimulatedGame } from './simulated-game.js';
+import type { EspnRules } from './types.js';
 
 /** One game as a scoreboard `events[]` entry, following the game's current view. */
 export function buildScoreboardEvent(
@@ -118,4 +122,59 @@ export function buildScoreboard(league: League, games: readonly SimulatedGame[],
     day: { date },
     events,
   };
+}
+
+/** The Eastern day a simulated game is filed under: that of its tip-off on the simulated clock. */
+export const gameDay = (game: SimulatedGame): string => easternDay(game.startAt);
+
+/** The Eastern day of the game's recorded (or generated) date, when it has one. */
+function recordedDay(game: SimulatedGame): string | undefined {
+  return easternDayOf(obj(arr(obj(game.final.header).competitions)[0]).date);
+}
+
+/**
+ * The scoreboard of a league that has simulated games, as JSON text. Under the `legacy` rules every
+ * game is on every board, whatever `dates` says. Under the `2026` rules a board holds the games of
+ * its Eastern days, as ESPN files them: the default board (no `dates`) those of the simulated
+ * clock's current Eastern day, so it turns over at Eastern midnight while a late game may still be
+ * live, and `dates=<that day>` still shows that game. A date with no simulated game is answered as
+ * any past date is (a recording of the day, or a made-up slate of finished games). A dated board
+ * also shows a game under the Eastern day of the date its payload carries.
+ */
+export function liveScoreboardText(
+  league: League,
+  games: readonly SimulatedGame[],
+  now: number,
+  dates: string | undefined,
+  rules: EspnRules,
+  store: FixtureStore,
+): string | undefined {
+  if (rules === 'legacy') return JSON.stringify(buildScoreboard(league, games, now));
+  const days = dates === undefined ? [easternDay(now)] : daysOf(dates);
+  if (days === undefined) return undefined;
+  const wanted = new Set(days);
+  // A dated board also shows a game under the day of its recorded date, so that the date a
+  // replayed payload carries finds it; the default board follows the simulated clock only.
+  const filed = (g: SimulatedGame): boolean =>
+    wanted.has(gameDay(g)) || (dates !== undefined && wanted.has(recordedDay(g) ?? ''));
+  const onBoard = games.filter((g) => g.league === league && filed(g));
+  if (dates !== undefined && onBoard.length === 0) return datedScoreboard(league, dates, store);
+  const first = days[0] as string;
+  const board: Scoreboard = {
+    // The season comes from a game of the league, on this board or not.
+    ...buildScoreboard(
+      league,
+      onBoard.length > 0 ? onBoard : games.filter((g) => g.league === league).slice(0, 1),
+      now,
+    ),
+    leagues: [scoreboardLeague(league)],
+    ...(days.length === 1
+      ? { day: { date: `${first.slice(0, 4)}-${first.slice(4, 6)}-${first.slice(6)}` } }
+      : {}),
+    events: onBoard
+      .slice()
+      .sort((a, b) => a.startAt - b.startAt)
+      .map((g) => g.scoreboardEvent(now)),
+  };
+  return JSON.stringify(board);
 }

@@ -5,6 +5,9 @@ import type { Faults } from './faults.js';
 import type { FixtureStore } from './fixture-store.js';
 import type { SimulatedGame } from './simulated-game.js';
 import type { RequestLog, UpstreamRequest } from './request-log.js';
+import type { EspnRules } from './types.js';
+import { blockedAgentForm, WAF_BODY } from './waf.js';
+import { answerAfter, answerBefore } from './espn-2026.js';
 import { clientParams, resolve } from './resolve.js';
 import { matchRoute } from './routes.js';
 
@@ -15,6 +18,8 @@ export interface ServerDeps {
   readonly log: RequestLog;
   readonly clock: { now(): number };
   readonly logger: Logger;
+  /** Which ESPN to play (see `UpstreamOptions.espnRules`). */
+  readonly espnRules: EspnRules;
 }
 
 export interface SimulatorServer {
@@ -87,6 +92,13 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
     if (latency > 0) await new Promise((r) => setTimeout(r, latency));
     if (closed || res.destroyed) return;
 
+    const rules2026 = deps.espnRules === '2026';
+    // The edge answers before any route, fault or method check.
+    if (rules2026 && blockedAgentForm(headers['user-agent']) !== undefined) {
+      send(403, WAF_BODY, { 'content-type': 'text/html; charset=utf-8' });
+      return;
+    }
+
     const fault = deps.faults.next();
     if (fault?.kind === 'hang') {
       hanging.add(res);
@@ -110,15 +122,22 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
     }
     const now = deps.clock.now();
     const params = clientParams(match, url.searchParams);
-    let resolved = resolve(match, params, deps.store, deps.games, now);
+    const early = rules2026 ? answerBefore(match, params, deps.store, deps.games) : undefined;
+    let resolved = early ?? resolve(match, params, deps.store, deps.games, now, deps.espnRules);
     if (resolved.game && resolved.game.state(now).state === 'in') {
-      // Corrections and removals happen to live games only, as ESPN's stat crews make them.
+      // Corrections, removals, late plays and rescores happen to live games only, as ESPN's stat crews make them.
       const changed =
         (deps.faults.roll('correct') &&
           resolved.game.correctPlay(now, () => deps.faults.draw()) !== undefined) ||
-        (deps.faults.roll('remove') && resolved.game.removePlay(now, () => deps.faults.draw()) !== undefined);
-      if (changed) resolved = resolve(match, params, deps.store, deps.games, now);
+        (deps.faults.roll('remove') &&
+          resolved.game.removePlay(now, () => deps.faults.draw()) !== undefined) ||
+        (deps.faults.roll('insert') &&
+          resolved.game.insertPlay(now, () => deps.faults.draw()) !== undefined) ||
+        (deps.faults.roll('rescore') &&
+          resolved.game.rescorePlay(now, () => deps.faults.draw()) !== undefined);
+      if (changed) resolved = resolve(match, params, deps.store, deps.games, now, deps.espnRules);
     }
+    if (rules2026) resolved = answerAfter(match, params, resolved);
     if (fault?.kind === 'malformed') {
       // A truncated body, as when a connection is cut mid-payload; no validator so nothing caches it.
       send(resolved.status, resolved.text.slice(0, Math.max(1, Math.floor(resolved.text.length / 2))));

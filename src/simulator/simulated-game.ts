@@ -44,4 +44,14 @@ export interface SimulatedGame {
   correctPlay(now: number, random: Random): string | undefined;
   /** Makes an already revealed play vanish from then on. Returns the play id. */
   removePlay(now: number, random: Random): string | undefined;
+  /**
+   * Reveals a play late: a new play, with an id higher than every other and a sequence number lower
+   * than the plays after it, in the middle of the revealed list. Returns its id.
+   */
+  insertPlay(now: number, random: Random): string | undefined;
+  /**
+   * Corrects a revealed scoring play down by a point: its value, its running score and that of
+   * every play after it, and the game's score. Returns the play id.
+   */
+  rescorePlay(now: number, random: Random): string | undefined;
 }

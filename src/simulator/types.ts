@@ -35,8 +35,17 @@ export interface UpstreamOptions {
   faults?: string | FaultSpec;
   /** Randomness of faults; default 1. */
   seed?: number;
+  /**
+   * Which ESPN the simulator plays. `'2026'` (default): ESPN as measured in 2026 (date ranges
+   * refused, `limit` above 500 cut to 25 events, blocked User-Agent forms answered by the WAF).
+   * `'legacy'`: the ESPN of before, for tests of the old behaviour.
+   */
+  espnRules?: EspnRules;
   logger?: Logger;
 }
+
+export type EspnRules = '2026' | 'legacy';
+export const ESPN_RULES: readonly EspnRules[] = ['2026', 'legacy'];
 
 export interface RunningUpstream {
   /** http://HOST:PORT, no trailing slash. */

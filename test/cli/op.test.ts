@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/espn/operations.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
+import { runCli } from './harness.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -74,7 +75,7 @@ describe('courtside op', { timeout: 300_000 }, () => {
   });
 
   it('--upstream overrides COURTSIDE_UPSTREAM', async () => {
-    const run = await op(['womens_calendar', '--format', 'raw', '--upstream', upstream.url], {
+    const run = await op(['womens_draft', '--format', 'raw', '--upstream', upstream.url], {
       COURTSIDE_UPSTREAM: 'http://127.0.0.1:9',
     });
     expect(run.code).toBe(0);
@@ -130,6 +131,7 @@ describe('courtside op', { timeout: 300_000 }, () => {
       [['mens_summary', '--event-id', '1', '--format', 'csv'], /needs --table/],
       [['mens_summary', '--event-id', '1', '--table', 'nope', '--format', 'csv'], /unknown table/],
       [['mens_news', '--table', 'plays'], /only to summary/],
+      [['mens_summary', '--format', 'raw'], /"event_id" is missing.*required/],
       [[], /missing <operation>/],
     ];
     // Three at a time: each child loads the whole CLI, and the machine has two cores.
@@ -152,6 +154,100 @@ describe('courtside op', { timeout: 300_000 }, () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/503/);
     expect(upstream.requests.count()).toBe(2);
+  });
+
+  it('--dates 20241201-20241207 prints the games of those seven days exactly once each', async () => {
+    // What the simulator (playing 2026 ESPN, which refuses ranges) files under each day.
+    const perDay = new Map<string, string>();
+    for (let d = 1; d <= 7; d++) {
+      const day = `2024120${d}`;
+      const res = await fetch(`${upstream.url}/apis/site/v2/sports/basketball/nba/scoreboard?dates=${day}`, {
+        headers: { 'user-agent': 'courtside-test/1 (+https://example.org)' },
+      });
+      const board = (await res.json()) as { events: { id: string }[] };
+      for (const e of board.events) perDay.set(e.id, day);
+    }
+    expect(perDay.size).toBeGreaterThan(10);
+    upstream.requests.clear();
+
+    const run = await op(['mens_scoreboard', '--dates', '20241201-20241207', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const ids = (JSON.parse(run.stdout) as { game_id: string }[]).map((r) => r.game_id);
+    expect(ids).toHaveLength(perDay.size);
+    expect(new Set(ids)).toEqual(new Set(perDay.keys()));
+    expect(run.stderr).toMatch(
+      /^courtside op: note: dates=20241201-20241207 answered from 7 scoreboard\(s\)/,
+    );
+    // No range was sent: ESPN would have answered 400.
+    expect(upstream.requests.entries.every((r) => r.status === 200 && !r.query.dates?.includes('-'))).toBe(
+      true,
+    );
+  });
+
+  it.skipIf(!HAVE_FIXTURES)(
+    'the same against `courtside upstream` as its own process: each game of the seven days once',
+    async () => {
+      const sim = runCli(['upstream', '--fixtures', FIXTURES_DIR, '--port', '0']);
+      try {
+        const [, url = ''] = await sim.waitForStdout(/upstream listening on (http:\/\/\S+)/, 60_000);
+        const perDay = new Set<string>();
+        for (let d = 1; d <= 7; d++) {
+          const res = await fetch(`${url}/apis/site/v2/sports/basketball/nba/scoreboard?dates=2024120${d}`);
+          for (const e of ((await res.json()) as { events: { id: string }[] }).events) perDay.add(e.id);
+        }
+        const run = await op(['mens_scoreboard', '--dates', '20241201-20241207', '--format', 'raw'], {
+          COURTSIDE_UPSTREAM: url,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        const ids = (JSON.parse(run.stdout) as { events: { id: string }[] }).events.map((e) => e.id);
+        expect(ids).toHaveLength(perDay.size);
+        expect(new Set(ids)).toEqual(perDay);
+        // The recorded first of December is among them, as recorded.
+        const recorded = loadFixture<{ events: { id: string }[] }>('mens/scoreboard__20241201.json');
+        for (const e of recorded.events) expect(perDay.has(e.id)).toBe(true);
+      } finally {
+        sim.kill();
+        await sim.exited;
+      }
+    },
+  );
+
+  it('says on stderr what it changed: a capped limit, the calendar from the scoreboard, an empty list', async () => {
+    const [limit, calendar, injuries] = await Promise.all([
+      op(['mens_news', '--limit', '800', '--format', 'raw']),
+      op(['womens_calendar', '--format', 'json']),
+      op(['mens_team_injuries', '--team-id', '13', '--format', 'json']),
+    ]);
+    expect(limit.code).toBe(0);
+    expect(limit.stderr).toMatch(/note: limit 800 lowered to 500/);
+    expect(upstream.requests.entries.find((r) => r.path.endsWith('/nba/news'))?.query).toEqual({
+      limit: '500',
+    });
+    expect(calendar.code).toBe(0);
+    expect(calendar.stderr).toMatch(
+      /note: ESPN answered 404 for womens_calendar; answered from the scoreboard/,
+    );
+    expect((JSON.parse(calendar.stdout) as unknown[]).length).toBeGreaterThan(100);
+    expect(injuries.code).toBe(0);
+    expect(injuries.stderr).toMatch(/note: ESPN answered mens_team_injuries with an empty body/);
+    expect(JSON.parse(injuries.stdout)).toEqual([]);
+  });
+
+  it('refuses a blocked --user-agent (exit 2, no request) unless forced, then names it in the failure', async () => {
+    const [refused, range, forced] = await Promise.all([
+      op(['mens_scoreboard', '--user-agent', 'MyApp/1.0']),
+      op(['mens_scoreboard', '--dates', '20231201-20241231']),
+      op(['mens_scoreboard', '--user-agent', 'MyApp/1.0', '--force-user-agent']),
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/User-Agent "MyApp\/1.0" is a bare product token/);
+    expect(range.code).toBe(2);
+    expect(range.stderr).toMatch(/at most 12 calendar months/);
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toMatch(
+      /blocked the request .* User-Agent "MyApp\/1.0"; it accepts agents of the form/,
+    );
+    expect(upstream.requests.entries.map((r) => r.status)).toEqual([403]);
   });
 
   it('--help lists the parameter flags and examples', async () => {

@@ -51,6 +51,8 @@ describe.skipIf(!HAVE_FIXTURES)(`courtside record ${HAVE_FIXTURES ? '' : NO_FIXT
     source = await startUpstream({
       fixturesDir: FIXTURES_DIR,
       simulate: { games: 4, seed: 1 },
+      // Every operation answering is the ESPN of before (since 2026 /athletes/{id} answers 404).
+      espnRules: 'legacy',
       logger: silentLogger,
     });
     out = mkdtempSync(join(tmpdir(), 'courtside-record-'));
@@ -98,7 +100,7 @@ describe.skipIf(!HAVE_FIXTURES)(`courtside record ${HAVE_FIXTURES ? '' : NO_FIXT
   }, 120_000);
 
   it('a second simulator started on the recorded folder serves the same payloads back', async () => {
-    const replayed = await startUpstream({ fixturesDir: out, logger: silentLogger });
+    const replayed = await startUpstream({ fixturesDir: out, espnRules: 'legacy', logger: silentLogger });
     const client = createClient({ upstream: replayed.url, retries: 0, cache: false });
     try {
       const files = listRecorded(out);

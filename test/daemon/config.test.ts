@@ -17,6 +17,9 @@ describe('loadConfig', () => {
       origins: [],
       retention: 100_000,
       finishedGameTtlS: 86_400,
+      previousDayUntil: '06:00',
+      userAgent: undefined,
+      forceUserAgent: false,
       logLevel: 'info',
     });
   });
@@ -35,6 +38,7 @@ describe('loadConfig', () => {
         COURTSIDE_ORIGINS: 'https://example.com,http://localhost:3000',
         COURTSIDE_RETENTION: '5000',
         COURTSIDE_FINISHED_GAME_TTL: '3600',
+        COURTSIDE_PREVIOUS_DAY_UNTIL: '04:30',
         LOG_LEVEL: 'debug',
       },
     });
@@ -50,6 +54,9 @@ describe('loadConfig', () => {
       origins: ['https://example.com', 'http://localhost:3000'],
       retention: 5000,
       finishedGameTtlS: 3600,
+      previousDayUntil: '04:30',
+      userAgent: undefined,
+      forceUserAgent: false,
       logLevel: 'debug',
     });
   });
@@ -77,6 +84,8 @@ describe('loadConfig', () => {
     [{ COURTSIDE_FINISHED_GAME_TTL: '59' }, 'COURTSIDE_FINISHED_GAME_TTL', 'seconds from 60'],
     [{ COURTSIDE_ORIGINS: 'https://example.com/path' }, 'COURTSIDE_ORIGINS', 'origins like'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'one of fatal'],
+    [{ COURTSIDE_PREVIOUS_DAY_UNTIL: '6:00' }, 'COURTSIDE_PREVIOUS_DAY_UNTIL', 'HH:MM from 00:00 to 23:59'],
+    [{ COURTSIDE_PREVIOUS_DAY_UNTIL: '24:00' }, 'COURTSIDE_PREVIOUS_DAY_UNTIL', 'Eastern wall-clock time'],
     [{ COURTSIDE_TOKENS: 'has space' }, 'COURTSIDE_TOKENS', 'printable ASCII'],
   ])('refuses %o naming the variable and the expected form', (env, field, expected) => {
     let error: unknown;

@@ -59,12 +59,18 @@ describe.skipIf(!HAVE_SPEC)('the registry against the spec endpoint table', () =
       );
       expect([...op.params]).toEqual(row.params.map((p) => p.client));
 
-      // The URL with only the path parameters: the spec's path, no query string.
+      // The URL with only the path parameters: the spec's path, no query string. An operation with
+      // a required query parameter (the summary's event) refuses that call before any request.
       const pathOnly = Object.fromEntries(pathParams.map((p) => [p.client, SAMPLE[p.client] as string]));
       let expectedPath = specPath(row.path, league);
       for (const p of pathParams)
         expectedPath = expectedPath.replace(`{${p.upstream}}`, SAMPLE[p.client] as string);
-      expect(buildRequest(name, pathOnly).pathAndQuery).toBe(expectedPath);
+      const requiredQuery = op.queryParams.filter((q) => q.required);
+      if (requiredQuery.length === 0) {
+        expect(buildRequest(name, pathOnly).pathAndQuery).toBe(expectedPath);
+      } else {
+        expect(() => buildRequest(name, pathOnly)).toThrow(InvalidParamsError);
+      }
       expect(expectedPath).not.toContain('?');
       expect(expectedPath).not.toMatch(/[{}]/);
 
@@ -79,6 +85,25 @@ describe.skipIf(!HAVE_SPEC)('the registry against the spec endpoint table', () =
         delete missing[p.client];
         expect(() => buildRequest(name, missing)).toThrow(InvalidParamsError);
       }
+    }
+  });
+
+  it('requires the event id of a summary, and only that among query parameters', () => {
+    const required = [...OPERATIONS.values()].flatMap((op) =>
+      op.queryParams.filter((q) => q.required).map((q) => `${op.name}.${q.name}`),
+    );
+    expect(required.sort()).toEqual(['mens_summary.event_id', 'womens_summary.event_id']);
+    for (const value of [undefined, null, '']) {
+      const error = (() => {
+        try {
+          buildRequest('mens_summary', value === undefined ? {} : { event_id: value });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(InvalidParamsError);
+      expect((error as InvalidParamsError).param).toBe('event_id');
+      expect((error as InvalidParamsError).message).toContain('(required)');
     }
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidParamsError } from '../../src/core/errors.js';
 import { buildRequest } from '../../src/espn/operations.js';
-import { validateParam, type ParamName } from '../../src/espn/params.js';
+import { MAX_RANGE_MONTHS, monthsBetween, validateParam, type ParamName } from '../../src/espn/params.js';
 
 function invalid(operation: string, params: Record<string, unknown>): InvalidParamsError {
   try {
@@ -22,6 +22,13 @@ describe('parameter validation', () => {
     ['mens_scoreboard', 'dates', '20240101-20240132', /YYYYMMDD/],
     ['mens_scoreboard', 'dates', '2024031', /YYYYMMDD/],
     ['mens_scoreboard', 'dates', '20240317-', /YYYYMMDD/],
+    ['mens_scoreboard', 'dates', '202413', /a month YYYYMM/],
+    ['mens_scoreboard', 'dates', '202400', /a month YYYYMM/],
+    ['mens_scoreboard', 'dates', '24', /a year YYYY/],
+    ['mens_scoreboard', 'dates', '2024-12', /a month YYYYMM/],
+    // 13 calendar months: more than a season or a year, refused before any request.
+    ['mens_scoreboard', 'dates', '20231201-20241201', /at most 12 calendar months/],
+    ['mens_scoreboard', 'dates', '20230101-20241231', /at most 12 calendar months/],
     ['mens_scoreboard', 'season_type', '5', /1-4/],
     ['mens_scoreboard', 'season_type', 0, /1-4/],
     ['mens_scoreboard', 'limit', '0', /positive integer up to 1000/],
@@ -91,6 +98,15 @@ describe('parameter validation', () => {
     );
     expect(buildRequest('mens_scoreboard', { dates: undefined }).pathAndQuery).not.toContain('?');
     expect(validateParam('season', 2024)).toBe('2024');
+  });
+
+  it('accepts a month YYYYMM, a year YYYY and a range over at most 12 calendar months', () => {
+    for (const dates of ['202412', '202401', '2024', '20241001-20250930', '20240101-20241231']) {
+      expect(buildRequest('mens_scoreboard', { dates }).pathAndQuery).toMatch(new RegExp(`dates=${dates}$`));
+    }
+    expect(monthsBetween('20241201', '20241207')).toBe(1);
+    expect(monthsBetween('20241130', '20241201')).toBe(2);
+    expect(monthsBetween('20241001', '20250930')).toBe(MAX_RANGE_MONTHS);
   });
 
   it('refuses a params value that is not an object', () => {

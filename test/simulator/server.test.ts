@@ -34,7 +34,9 @@ describe.skipIf(!HAVE_FIXTURES)(
   `simulator serving recordings (${HAVE_FIXTURES ? FIXTURES_DIR : NO_FIXTURES_REASON})`,
   () => {
     it('answers every one of the 44 operations with 200 JSON', async () => {
-      const up = await start({ fixturesDir: FIXTURES_DIR });
+      // Every operation answering is the ESPN of before: since 2026 /calendar and /athletes/{id}
+      // answer 404 and a team's injuries an empty body (test/simulator/espn-2026.test.ts).
+      const up = await start({ fixturesDir: FIXTURES_DIR, espnRules: 'legacy' });
       expect(OPERATIONS.size).toBe(44);
       for (const op of OPERATIONS.values()) {
         const { pathAndQuery } = buildRequest(op.name, paramsFor(op));
@@ -121,7 +123,9 @@ describe('simulator HTTP behaviour', () => {
   });
 
   it('generates well-formed payloads for every operation but summary without any recordings', async () => {
-    const up = await start();
+    // The legacy rules: every operation answers, and a past date's board is empty (the 2026 rules
+    // answer 404 for some and fill past dates with made-up slates: test/simulator/espn-2026.test.ts).
+    const up = await start({ espnRules: 'legacy' });
     for (const op of OPERATIONS.values()) {
       const { pathAndQuery } = buildRequest(op.name, paramsFor(op));
       const { status, body } = await getJson(up.url + pathAndQuery);
@@ -158,7 +162,7 @@ describe('simulator HTTP behaviour', () => {
     const up = await start();
     await (
       await fetch(`${up.url}${NBA}/scoreboard?dates=20250101`, {
-        headers: { 'user-agent': 'courtside-test/1' },
+        headers: { 'user-agent': 'courtside-test/1 (+https://example.org)' },
       })
     ).text();
     await (await fetch(`${up.url}/missing`)).text();
@@ -169,7 +173,7 @@ describe('simulator HTTP behaviour', () => {
       query: { dates: '20250101' },
       status: 200,
     });
-    expect(a?.headers['user-agent']).toBe('courtside-test/1');
+    expect(a?.headers['user-agent']).toBe('courtside-test/1 (+https://example.org)');
     expect(b?.status).toBe(404);
     expect(up.requests.count((r) => r.path.endsWith('/scoreboard'))).toBe(1);
     up.requests.clear();
@@ -238,7 +242,8 @@ describe('ids the simulator has nothing for', () => {
   });
 
   it('answers the athlete operations for its own athletes and ESPN’s 404 for any other id', async () => {
-    const up = await start();
+    // Legacy rules: since 2026 /athletes/{id} answers 404 for every id (test/simulator/espn-2026.test.ts).
+    const up = await start({ espnRules: 'legacy' });
     const own = rosterAthleteId('mens', '2');
     for (const suffix of ['', '/bio', '/news']) {
       const known = await getJson(`${up.url}${NBA}/athletes/${own}${suffix}`);

@@ -139,6 +139,18 @@ describe('diffSummary', () => {
     expect(up[0]?.id).not.toBe('mens:401:score.changed:3-5');
   });
 
+  it('marks a score that goes down as a correction, and only such a score', () => {
+    const s = newGameState('mens', '401');
+    const first = poll(s, live({ home: 5, away: 3 })).find((e) => e.type === 'score.changed');
+    expect(first?.data).not.toHaveProperty('correction');
+    // One side down while the other goes up is still a correction.
+    const down = poll(s, live({ home: 3, away: 5 }));
+    expect(down[0]?.data).toMatchObject({ score: { home: 3, away: 5 }, correction: true });
+    const up = poll(s, live({ home: 6, away: 5 }));
+    expect(up[0]?.type).toBe('score.changed');
+    expect(up[0]?.data).not.toHaveProperty('correction');
+  });
+
   it('ignores an old response arriving after a newer one, then believes a persistent one', () => {
     const s = newGameState('mens', '401');
     poll(s, live({ plays: plays(5), clock: '8:00', home: 4 }));
@@ -369,6 +381,8 @@ function labels(events: GameEvent[]): string[] {
         return `${e.type} ${e.data.name}`;
       case 'score.changed':
         return `${e.type} ${e.data.score.away}-${e.data.score.home}`;
+      case 'situation.changed':
+        return `${e.type} ${e.data.changed.join(',')}`;
       default:
         return e.type;
     }
@@ -585,6 +599,8 @@ describe('diffSummary: order within a poll follows the game clock', () => {
       'play.added 90005',
       'play.added 90006',
       'score.changed 4-9',
+      // The 4th's caps (4 timeouts, then 2 after 3:00) leave each team 2 of its 7.
+      'situation.changed period,home.timeouts,away.timeouts',
       'period.ended 4',
       'game.status STATUS_FINAL',
       'game.ended',

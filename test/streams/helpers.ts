@@ -2,6 +2,7 @@ import { VirtualTimeScheduler } from 'rxjs';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { UpstreamHttpError, UpstreamPayloadError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/log.js';
+import { easternDay } from '../../src/espn/eastern-day.js';
 import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import { DEFAULT_FINISHED_GAME_TTL_MS, resolveIntervals } from '../../streams/engine-config.js';
 import {
@@ -220,23 +221,30 @@ export function reconstructPlays(events: readonly GameEvent[]): PlayRow[] {
  * compares with real dates), advanced step by step while letting promises (bus, client) settle.
  */
 export class VirtualClock extends VirtualTimeScheduler {
-  constructor(start = Date.UTC(2025, 0, 1, 0, 0)) {
+  /**
+   * `idle`: resolves once the work started by the last actions is done; by default a few turns of
+   * the event loop, enough for in-memory fakes. Real sockets need it to wait for their answers.
+   */
+  constructor(
+    start = Date.UTC(2025, 0, 1, 0, 0),
+    private readonly idle: () => Promise<void> = () => settle(),
+  ) {
     super();
     this.frame = start;
   }
 
-  /** Runs every action due within `ms`, settling promises between them. */
+  /** Runs every action due within `ms`, letting their work finish between them. */
   async advance(ms: number): Promise<void> {
     const target = this.frame + ms;
     for (;;) {
-      await settle();
+      await this.idle();
       const next = this.actions[0];
       if (next === undefined || next.delay > target) break;
       this.maxFrames = next.delay;
       this.flush();
     }
     this.frame = target;
-    await settle();
+    await this.idle();
   }
 }
 
@@ -261,12 +269,17 @@ export interface ScriptGame {
  */
 export class Script {
   games = new Map<string, ScriptGame>();
-  calls: Array<{ op: string; id: string | undefined; at: number }> = [];
+  /** `dates`: the board's day, for a dated scoreboard read. */
+  calls: Array<{ op: string; id: string | undefined; at: number; dates?: string }> = [];
   inflight = 0;
   maxInflight = 0;
   failing = new Map<string, number>();
   /** Answers that are JSON but not a usable summary, per game id. */
   garbage = new Map<string, number>();
+  /** Games the default board no longer lists (it moved on to the next day); dated boards still do. */
+  offDefaultBoard = new Set<string>();
+  /** A game's Eastern day when not that of its start. */
+  boardDay = new Map<string, string>();
   constructor(private clock: { now(): number }) {}
 
   add(game: Partial<ScriptGame> & { id: string }): ScriptGame {
@@ -278,10 +291,13 @@ export class Script {
   client = {
     call: async (op: string, params?: Record<string, string | number>): Promise<unknown> => {
       const id = params?.event_id === undefined ? undefined : String(params.event_id);
-      this.calls.push({ op, id, at: this.clock.now() });
-      const left = this.failing.get(id ?? op) ?? 0;
+      const dates = params?.dates === undefined ? undefined : String(params.dates);
+      this.calls.push({ op, id, at: this.clock.now(), ...(dates === undefined ? {} : { dates }) });
+      // Failures are keyed by game id, by `<op>?dates` for a dated board, else by the operation.
+      const failKey = id ?? (dates === undefined ? op : `${op}?dates`);
+      const left = this.failing.get(failKey) ?? 0;
       if (left > 0) {
-        this.failing.set(id ?? op, left - 1);
+        this.failing.set(failKey, left - 1);
         throw new UpstreamHttpError(503, `http://upstream/${op}`);
       }
       const junk = this.garbage.get(id ?? op) ?? 0;
@@ -290,8 +306,21 @@ export class Script {
         return { header: { competitions: [] }, plays: 'not a list' };
       }
       if (op.endsWith('_scoreboard')) {
+        // The default board lists every game (the tests' idea of "today"); a dated board those
+        // of that Eastern day, as ESPN files them.
+        const listed = [...this.games.values()].filter(
+          (g) => dates === undefined || (this.boardDay.get(g.id) ?? easternDay(g.start)) === dates,
+        );
+        if (dates === undefined) {
+          const hidden = this.offDefaultBoard;
+          return scoreboard(
+            listed
+              .filter((g) => !hidden.has(g.id))
+              .map((g) => ({ id: g.id, state: g.state, date: new Date(g.start).toISOString() })),
+          );
+        }
         return scoreboard(
-          [...this.games.values()].map((g) => ({
+          listed.map((g) => ({
             id: g.id,
             state: g.state,
             date: new Date(g.start).toISOString(),
@@ -316,8 +345,15 @@ export class Script {
   summaryCalls(id: string): number[] {
     return this.calls.filter((c) => c.id === id).map((c) => c.at);
   }
+  /** Reads of the default board (no `dates`). */
   scoreboardCalls(): number[] {
-    return this.calls.filter((c) => c.op.endsWith('_scoreboard')).map((c) => c.at);
+    return this.calls.filter((c) => c.op.endsWith('_scoreboard') && c.dates === undefined).map((c) => c.at);
+  }
+  /** Reads of a dated board, with the day asked for. */
+  datedCalls(): Array<{ at: number; dates: string }> {
+    return this.calls.flatMap((c) =>
+      c.op.endsWith('_scoreboard') && c.dates !== undefined ? [{ at: c.at, dates: c.dates }] : [],
+    );
   }
 }
 

@@ -82,7 +82,10 @@ export function evaluate(
       applyPlay(state, event.data.play, rules, emit);
       break;
     case 'play.updated':
-      // A correction can change who scored or how much; the running score is not replayed.
+      // A correction can change who scored or how much: points are credited anew, and a running
+      // score it changes is taken in silently (correctRunningScore). It never fires an alert of
+      // its own, and an alert already sent is not taken back.
+      correctRunningScore(state, event.data.play, event.data.changed);
       creditPoints(state, event.data.play, rules, emit);
       break;
     case 'play.removed':
@@ -139,7 +142,11 @@ function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emi
         emit('lead_change', moment, `${line(state)}: lead change. ${playText}`.trim(), {
           leader: state.teams[leader].abbreviation,
           playId: play.id,
+          play: play.text,
         });
+      }
+      if (leader !== state.leader && play.id !== null) {
+        state.leadChange = { playId: play.id, previous: state.leader };
       }
       state.leader = leader;
     }
@@ -162,6 +169,7 @@ function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emi
           {
             team,
             points: state.run.points,
+            play: play.text,
           },
         );
       }
@@ -191,6 +199,29 @@ function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emi
   creditPoints(state, play, rules, emit);
 }
 
+/**
+ * A corrected play's running score (a rescore lowers it for the play and every play after it).
+ * The latest play applied sets the score; the play that last changed the lead, corrected so that
+ * its side no longer leads, hands the lead back to the side that held it before: the lead change
+ * never happened, so the next basket of that side is no lead change either.
+ */
+function correctRunningScore(state: GameRuleState, play: PlayRow, changed: readonly string[]): void {
+  if (!changed.includes('home_score') && !changed.includes('away_score')) return;
+  if (play.home_score === null || play.away_score === null) return;
+  const sequence = play.sequence_number === null ? NaN : Number(play.sequence_number);
+  if (Number.isFinite(sequence) && sequence === state.lastPlaySequence) {
+    state.score = { home: play.home_score, away: play.away_score };
+  }
+  const change = state.leadChange;
+  if (change === undefined || change.playId !== play.id || state.leader === null) return;
+  const margin = play.home_score - play.away_score;
+  const stillLeads = state.leader === 'home' ? margin > 0 : margin < 0;
+  if (stillLeads) return;
+  const leader: Side | null = margin > 0 ? 'home' : margin < 0 ? 'away' : change.previous;
+  state.leader = leader;
+  delete state.leadChange;
+}
+
 function creditPoints(state: GameRuleState, play: PlayRow, rules: RuleSettings, emit: Emit): void {
   if (play.id === null) return;
   const athlete = firstParticipant(play.participants);
@@ -217,6 +248,8 @@ function creditPoints(state: GameRuleState, play: PlayRow, rules: RuleSettings, 
           name: who,
           threshold,
           points: after,
+          teamId: play.team_id,
+          play: play.text,
         },
       );
     }

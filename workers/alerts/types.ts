@@ -25,6 +25,11 @@ export interface Alert {
   clock: string | null;
   /** Rule-specific figures (run points, player id and points, win probability...). */
   details: Record<string, unknown>;
+  /**
+   * The teams' colours (hex, no `#`) from the game's snapshot, when the worker could read it:
+   * chat destinations colour their messages with them.
+   */
+  colors?: { home: string | null; away: string | null };
 }
 
 export type Side = 'home' | 'away';
@@ -39,6 +44,11 @@ export interface GameRuleState {
   clock: string | null;
   /** The team that last held the lead (a tie does not clear it). */
   leader: Side | null;
+  /**
+   * The play that last changed `leader`, and the leader before it: a correction of that play's
+   * running score that takes the lead away again gives the lead back to `previous`, silently.
+   */
+  leadChange?: { playId: string; previous: Side | null };
   /** Highest play `sequence_number` whose running score was applied (late inserts are older). */
   lastPlaySequence: number | null;
   run: { side: Side; points: number; startPlayId: string; alerted: boolean } | null;

@@ -4,8 +4,9 @@ import { isRead } from './respond.js';
 import type { UpstreamCheck } from './upstream-tracker.js';
 
 /**
- * `GET /healthz`: 200 when the upstream is reachable and Redis (when configured) answers a
- * ping, 503 otherwise; the JSON body says which part failed and what each poller is doing.
+ * `GET /healthz`: 200 when the upstream is reachable and does not block this process's User-Agent,
+ * and Redis (when configured) answers a ping; 503 otherwise. The JSON body says which part failed
+ * (`upstream.blocked` names the agent and the accepted form) and what each poller is doing.
  */
 export interface HealthRouteOptions {
   upstream: { check(): Promise<UpstreamCheck> };
@@ -41,7 +42,8 @@ export function createHealthRoute(options: HealthRouteOptions): RouteHandler {
     } catch {
       pollers = [];
     }
-    const healthy = upstream.reachable && (!redis.configured || redis.ok);
+    // A blocked agent gets no data however often it asks: the instance is not doing its job.
+    const healthy = upstream.reachable && upstream.blocked === null && (!redis.configured || redis.ok);
     const body: HealthBody = {
       status: healthy ? 'ok' : 'unhealthy',
       version: VERSION,

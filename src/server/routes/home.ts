@@ -25,7 +25,10 @@ export const HOME_DOCS: ReadonlyArray<{ name: string; title: string }> = [
   { name: 'configuration', title: 'Configuration' },
   { name: 'errors', title: 'Errors' },
   { name: 'operations', title: 'Operations' },
+  { name: 'upstream', title: 'ESPN as it behaves now' },
   { name: 'tables', title: 'Tables' },
+  { name: 'client', title: 'Client library (courtside/client)' },
+  { name: 'overlay', title: 'Broadcast overlays (OBS)' },
   { name: 'alerts', title: 'Alerts and webhooks' },
   { name: 'architecture', title: 'Architecture' },
   { name: 'reliability', title: 'Reliability' },
@@ -37,6 +40,8 @@ const ENDPOINTS: ReadonlyArray<{ path: string; what: string; link: boolean }> = 
   { path: '/v1/games/live', what: 'the games in progress, as JSON', link: true },
   { path: '/v1/stream/sse', what: 'every event as Server-Sent Events (curl -N)', link: true },
   { path: '/v1/stream', what: 'the WebSocket stream (docs: protocol)', link: false },
+  { path: '/overlay/ticker', what: 'a ticker of every game of the day, for a broadcast', link: true },
+  { path: '/client/courtside.js', what: 'the client library as one ES module (docs: client)', link: true },
   { path: '/healthz', what: 'upstream, Redis and pollers', link: true },
   { path: '/metrics', what: 'Prometheus metrics', link: true },
   { path: '/openapi.json', what: 'the HTTP API, machine-readable', link: true },
@@ -132,7 +137,7 @@ function gameRow(g: GameSnapshot, link: (path: string) => string): string {
   const team = (t: GameSnapshot['teams']['home']) =>
     `<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
   const path = `${g.league}/${encodeURIComponent(g.gameId)}`;
-  return `<tr><td>${LEAGUE_LABEL[g.league]}</td><td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
+  return `<tr><td>${LEAGUE_LABEL[g.league]}</td><td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/overlay/${path}/lower-third`))}">lower third</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
 }
 
 function upstreamBanner(upstream: { url: string; health: UpstreamHealth } | undefined): string {

@@ -81,6 +81,10 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
             scoreboard: { type: ['object', 'null'] },
             recentPlays: { type: 'array', items: ref('Row') },
             winProbability: { type: ['object', 'null'] },
+            situation: {
+              type: ['object', 'null'],
+              description: 'Team fouls, bonus, timeouts and player fouls, counted from the plays',
+            },
             updatedAt: { type: 'string', format: 'date-time' },
           },
         },
@@ -112,7 +116,9 @@ function operationItem(op: OperationSpec): Json {
   const parameters: Json[] = op.params.map((name) => ({
     name,
     in: 'query',
-    required: (op.pathParams as readonly string[]).includes(name),
+    required:
+      (op.pathParams as readonly string[]).includes(name) ||
+      op.queryParams.some((q) => q.name === name && q.required === true),
     description: PARAM_RULES[name].expected,
     schema: { type: 'string' },
   }));
@@ -142,7 +148,21 @@ function operationItem(op: OperationSpec): Json {
     responses: {
       '200': {
         description: `The ${op.result} result; Cache-Control max-age ${Math.floor(op.ttlMs / 1000)} s`,
-        headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+        headers: {
+          ETag: { schema: { type: 'string' } },
+          'Cache-Control': { schema: { type: 'string' } },
+          'Courtside-Notice': {
+            description:
+              'One per change to the call: `<kind>; <sentence>`, kind limit-capped, range-merged, ' +
+              'calendar-from-scoreboard or empty-body (docs/operations.md)',
+            schema: { type: 'string' },
+          },
+          'Courtside-Source': {
+            description:
+              'Where the answer came from when not the endpoint itself: merged-scoreboards, scoreboard-calendar, empty-body',
+            schema: { type: 'string' },
+          },
+        },
         content: {
           'application/json': { schema: jsonSchemaFor(op) },
           [CONTENT_TYPES.csv.split(';')[0] as string]: { schema: { type: 'string' } },

@@ -10,6 +10,7 @@ import {
   summaryTableExpected,
   tableToIpc,
 } from '../../tables/index.js';
+import { NOTICE_SOURCE, type CallNotice } from '../../client/call-notice.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 
@@ -39,7 +40,7 @@ export interface OpsClient {
   call(
     operation: string,
     params?: Record<string, string | number>,
-    options?: { returnParsed?: boolean; signal?: AbortSignal },
+    options?: { returnParsed?: boolean; signal?: AbortSignal; onNotice?: (notice: CallNotice) => void },
   ): Promise<unknown>;
 }
 
@@ -150,8 +151,13 @@ async function answer(
   };
   res.once('close', onClose);
   let raw: unknown;
+  const notices: CallNotice[] = [];
   try {
-    raw = await client.call(operation.name, params, { returnParsed: false, signal: abort.signal });
+    raw = await client.call(operation.name, params, {
+      returnParsed: false,
+      signal: abort.signal,
+      onNotice: (notice) => notices.push(notice),
+    });
   } catch (err) {
     if (abort.signal.aborted) return;
     sendUpstreamError(res, err, logger, operation.name);
@@ -174,11 +180,26 @@ async function answer(
   sendBody(req, res, body, {
     contentType: CONTENT_TYPES[format],
     cacheControl: `${scope}, max-age=${maxAge}`,
-    headers:
-      format === 'csv'
+    headers: {
+      ...(format === 'csv'
         ? { 'content-disposition': `inline; filename="${fileName(operation.name, table)}.csv"` }
-        : {},
+        : {}),
+      ...noticeHeaders(notices),
+    },
   });
+}
+
+/**
+ * `Courtside-Notice: <kind>; <sentence>` for each notice, and `Courtside-Source` when the answer came
+ * from elsewhere than the operation's own endpoint (docs/http-api.md).
+ */
+export function noticeHeaders(notices: readonly CallNotice[]): Record<string, string | string[]> {
+  if (!notices.length) return {};
+  const source = notices.map((n) => NOTICE_SOURCE[n.kind]).find((s) => s !== undefined);
+  return {
+    'courtside-notice': notices.map((n) => `${n.kind}; ${n.message.replace(/[^\x20-\x7e]/g, '?')}`),
+    ...(source ? { 'courtside-source': source } : {}),
+  };
 }
 
 function fileName(operation: string, table: string | undefined): string {
@@ -207,6 +228,10 @@ export function render(
   }
 }
 
+function upstreamStatusOf(err: CourtsideError): { upstreamStatus?: number } {
+  return err instanceof UpstreamHttpError ? { upstreamStatus: err.status } : {};
+}
+
 function jsonSafe(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? Number(value) : value;
 }
@@ -227,6 +252,14 @@ function sendUpstreamError(res: ServerResponse, err: unknown, logger: Logger, op
     case 'UPSTREAM_TIMEOUT':
       logger.warn({ operation, code: err.code }, err.message);
       sendError(res, 504, 'UPSTREAM_TIMEOUT', err.message);
+      return;
+    case 'UPSTREAM_NOT_FOUND':
+      logger.info({ operation, code: err.code }, err.message);
+      sendError(res, 404, 'UPSTREAM_NOT_FOUND', err.message, upstreamStatusOf(err));
+      return;
+    case 'UPSTREAM_BLOCKED':
+      logger.warn({ operation, code: err.code }, err.message);
+      sendError(res, 502, 'UPSTREAM_BLOCKED', err.message, upstreamStatusOf(err));
       return;
     case 'UPSTREAM_HTTP':
     case 'UPSTREAM_NETWORK':

@@ -22,7 +22,7 @@ export interface BodyOptions {
   status?: number;
   contentType: string;
   cacheControl: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
 }
 
 /** Writes `body` with an ETag, or a bare 304 when the client already holds it. */

@@ -1,5 +1,6 @@
 import {
   CourtsideError,
+  UpstreamBlockedError,
   UpstreamHttpError,
   UpstreamNetworkError,
   UpstreamTimeoutError,
@@ -30,6 +31,8 @@ export function describeUpstreamFailure(upstream: string, error: unknown): strin
   if (error instanceof UpstreamTimeoutError) {
     return `cannot reach ${who}: no answer within ${error.timeoutMs} ms`;
   }
+  // Before the generic HTTP case: a block is cured by another User-Agent, not by waiting.
+  if (error instanceof UpstreamBlockedError) return `${who} blocks this User-Agent: ${error.message}`;
   if (error instanceof UpstreamHttpError) return `${who} answers with errors: HTTP ${error.status}`;
   if (error instanceof CourtsideError) return `${who} fails: ${error.message}`;
   return `${who} fails: ${error instanceof Error ? error.message : String(error)}`;

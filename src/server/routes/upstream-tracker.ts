@@ -1,4 +1,4 @@
-import { CourtsideError, UpstreamHttpError } from '../../core/errors.js';
+import { CourtsideError, UpstreamBlockedError, UpstreamHttpError } from '../../core/errors.js';
 import type { OpsClient } from './ops.js';
 
 /**
@@ -17,6 +17,11 @@ export interface UpstreamCheck {
   lastSuccessAt: string | null;
   lastError: { at: string; code: string; message: string } | null;
   probe: { at: string; ok: boolean; status?: number; error?: string } | null;
+  /**
+   * Set while the upstream's edge blocks this process's User-Agent (a 403 with a non-JSON body):
+   * since when, the agent sent and the message naming the accepted form. Cleared by a success.
+   */
+  blocked: { since: string; userAgent: string; message: string } | null;
 }
 
 /** What the polls say of the upstream, without a request of its own. */
@@ -70,6 +75,7 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
   let lastProbe: { at: number; result: NonNullable<UpstreamCheck['probe']> } | undefined;
   let probing: Promise<NonNullable<UpstreamCheck['probe']>> | undefined;
   let health: UpstreamHealth = { ok: null, since: null, lastError: null };
+  let blocked: UpstreamCheck['blocked'] = null;
 
   const iso = (): string => new Date(now()).toISOString();
   const setHealth = (ok: boolean, error?: unknown): void => {
@@ -91,6 +97,13 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
   };
 
   const record = (err: unknown): void => {
+    if (err instanceof UpstreamBlockedError) {
+      blocked = {
+        since: blocked?.since ?? new Date(now()).toISOString(),
+        userAgent: err.userAgent,
+        message: err.message,
+      };
+    }
     if (err instanceof UpstreamHttpError) {
       // The upstream answered: it is reachable even if it refused this request.
       lastSuccess = now();
@@ -124,6 +137,7 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
         try {
           const result = await client.call(operation, params, callOptions);
           lastSuccess = now();
+          blocked = null;
           if (wrapOptions.health) setHealth(true);
           return result;
         } catch (err) {
@@ -157,6 +171,7 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
         lastSuccessAt: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString(),
         lastError,
         probe: probeResult,
+        blocked,
       };
     },
     health() {

@@ -193,6 +193,15 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(await codeOf(await fetch(url('/v1/ops/mens_news')))).toBe('UPSTREAM_PAYLOAD');
       api.upstream.faults.hangNext(1);
       expect(await codeOf(await fetch(url('/v1/ops/mens_injuries')))).toBe('UPSTREAM_TIMEOUT');
+      api.upstream.faults.failNext(1, { status: 404 });
+      expect(await codeOf(await fetch(url('/v1/ops/mens_news')))).toBe('UPSTREAM_NOT_FOUND');
+      // A daemon whose agent the edge blocks: the simulator's WAF answers 403 with HTML.
+      const blocked = await startApi({ userAgent: 'MyApp/1.0' });
+      try {
+        expect(await codeOf(await fetch(`${blocked.url}/v1/ops/mens_news`))).toBe('UPSTREAM_BLOCKED');
+      } finally {
+        await blocked.close();
+      }
     });
 
     it('games, health, metrics, openapi, the home page and the overlay', async () => {

@@ -49,7 +49,7 @@ describe.skipIf(!HAVE_FIXTURES)(`GET /v1/games ${HAVE_FIXTURES ? '' : NO_FIXTURE
     expect(down.lastError?.message).toContain('127.0.0.1:1');
 
     // An /v1/ops call that fails is the caller's business, not the polls': health stays as it was.
-    api.upstream.faults.failNext(1, { status: 404 });
+    api.upstream.faults.failNext(1, { status: 500 });
     expect((await fetch(`${api.url}/v1/ops/mens_news`)).status).toBe(502);
     expect(await upstreamOf()).toEqual(down);
 

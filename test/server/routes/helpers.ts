@@ -103,6 +103,8 @@ export async function startApi(
     snapshots?: SnapshotSource;
     redisPing?: () => Promise<number>;
     routes?: RouteHandler[];
+    /** Sent as given (forced), so a test can play a blocked agent. */
+    userAgent?: string;
   } = {},
 ): Promise<ApiHarness> {
   const upstream = await startUpstream({
@@ -110,7 +112,13 @@ export async function startApi(
     logger: silentLogger,
   });
   // No retries and a short timeout so fault tests answer quickly; no cache so every call is counted.
-  const client = createClient({ upstream: upstream.url, retries: 0, timeoutMs: 1_500, cache: false });
+  const client = createClient({
+    upstream: upstream.url,
+    retries: 0,
+    timeoutMs: 1_500,
+    cache: false,
+    ...(options.userAgent !== undefined ? { userAgent: options.userAgent, forceUserAgent: true } : {}),
+  });
   const tracker = createUpstreamTracker({ upstream: upstream.url });
   const tracked = tracker.wrap(client);
   const bus = createMemoryBus();

@@ -3,7 +3,7 @@ import { defaultAlertsConfig } from '../../../workers/rules-file.js';
 import { clockSeconds, periodLabel } from '../../../workers/alerts/format.js';
 import { evaluate, firstParticipant, scorerName } from '../../../workers/alerts/rules.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
-import type { GameEvent } from '../../../src/model/events.js';
+import type { GameEvent, PlayRow } from '../../../src/model/events.js';
 import { GameScript } from '../../support/events.js';
 
 const rules = defaultAlertsConfig().rules;
@@ -194,5 +194,126 @@ describe('final score', () => {
     const g = new GameScript().started().ended();
     const off = { ...rules, final_score: { enabled: false } };
     expect(run(g.events, off).alerts).toHaveLength(0);
+  });
+});
+
+describe('corrections', () => {
+  /** Appends an event of the engine's kind to a script's events, next in `seq`. */
+  function append<T extends GameEvent['type']>(
+    g: GameScript,
+    type: T,
+    data: Extract<GameEvent, { type: T }>['data'],
+  ): void {
+    const last = g.events.at(-1)!;
+    g.events.push({
+      ...last,
+      id: `${type}:${g.events.length + 1}`,
+      type,
+      seq: last.seq + 1,
+      data,
+    } as GameEvent);
+  }
+
+  /** A rescore as the engine reports it: the play updated (value, running score), the score down. */
+  function rescore(g: GameScript, play: PlayRow, side: 'home' | 'away', less: number): void {
+    const key = side === 'home' ? 'home_score' : 'away_score';
+    const corrected: PlayRow = {
+      ...play,
+      score_value: (play.score_value ?? 0) - less,
+      [key]: (play[key] ?? 0) - less,
+      text: `${play.text ?? ''} (on review)`,
+    };
+    append(g, 'play.updated', {
+      play: corrected,
+      changed: ['text', key, 'score_value'],
+      previous: { text: play.text, [key]: play[key], score_value: play.score_value },
+    });
+    const previous = { ...g.score };
+    g.score = { ...g.score, [side]: g.score[side] - less };
+    append(g, 'score.changed', {
+      score: { ...g.score },
+      previous,
+      period: g.period,
+      clock: g.clock,
+      correction: true,
+    });
+  }
+
+  function fourthQuarterAt(home: number, away: number): GameScript {
+    const g = new GameScript().started();
+    g.toPeriod(4, '6:00');
+    if (home > 0) g.scores('home', home, { athlete: '6583' });
+    if (away > 0) g.scores('away', away, { athlete: '4066' });
+    return g;
+  }
+
+  it('gives a lead change undone by a correction back silently: the old leader scoring next is no lead change', () => {
+    const g = fourthQuarterAt(10, 8); // LAL 10 - BOS 8
+    const goAhead = g.scores('away', 3); // BOS 11 - LAL 10: lead change
+    rescore(g, goAhead, 'away', 1); // ruled a two: 10-10, the lead never changed
+    g.scores('home', 2); // LAL 12 - BOS 10: LAL still (never stopped) leading
+    const { alerts, state } = run(g.events);
+    const changes = byRule(alerts, 'lead_change');
+    expect(changes.map((a) => a.moment)).toEqual([goAhead.id]);
+    expect(state?.leader).toBe('home');
+    expect(state?.score).toEqual({ home: 12, away: 10 });
+
+    // Without the correction, the same basket is a lead change: the test above can fail.
+    const h = fourthQuarterAt(10, 8);
+    h.scores('away', 3);
+    h.scores('home', 2);
+    expect(byRule(run(h.events).alerts, 'lead_change')).toHaveLength(2);
+  });
+
+  it('keeps the lead where a correction leaves it, and the next real change still fires', () => {
+    const g = fourthQuarterAt(10, 9);
+    const goAhead = g.scores('away', 3); // BOS 12 - LAL 10
+    rescore(g, goAhead, 'away', 1); // BOS 11 - LAL 10: still BOS
+    g.scores('home', 2); // LAL 12 - BOS 11: a real lead change
+    const changes = byRule(run(g.events).alerts, 'lead_change');
+    expect(changes).toHaveLength(2);
+    expect(changes[1]?.details).toMatchObject({ leader: 'LAL' });
+  });
+
+  it('fires nothing for a correction, and a player pushed back under a threshold is not announced twice', () => {
+    const g = new GameScript().started();
+    g.toPeriod(4, '6:00');
+    const plays: PlayRow[] = [];
+    for (let i = 0; i < 7; i++) plays.push(g.scores('home', 3, { athlete: '1966' })); // 21
+    g.scores('home', 3, { athlete: '1966' }); // ... 24
+    for (let i = 0; i < 2; i++) g.scores('home', 3, { athlete: '1966' }); // 30: fires
+    rescore(g, plays[0]!, 'home', 1); // 29
+    g.scores('home', 2, { athlete: '1966' }); // 31: over 30 again
+    const { alerts, state } = run(g.events);
+    // Reached once (30), pushed under by the correction (29), over again (31): one alert.
+    expect(byRule(alerts, 'player_points').map((a) => a.moment)).toEqual(['1966-30']);
+    expect(state?.points['1966']).toBe(31);
+    const corrections = new Set(
+      g.events.filter((e) => e.type === 'play.updated' || e.type === 'score.changed').map((e) => e.id),
+    );
+    expect(alerts.filter((a) => corrections.has(a.eventId))).toEqual([]);
+  });
+
+  it('credits a play entered late but moves neither score nor lead with it', () => {
+    const g = fourthQuarterAt(10, 8);
+    g.scores('home', 2); // LAL 12 - BOS 8 (sequence 4)
+    // Entered late: sequence number 2 (between earlier plays), BOS ahead by its own running score.
+    const late: PlayRow = {
+      ...g.play({}),
+      id: '401000001999',
+      sequence_number: '2',
+      home_score: 0,
+      away_score: 3,
+      scoring_play: true,
+      score_value: 3,
+      participants: JSON.stringify([{ athlete: { id: '4066' } }]),
+    };
+    g.events.pop();
+    append(g, 'play.added', { play: late, after: null, index: 1 });
+    const { alerts, state } = run(g.events);
+    expect(byRule(alerts, 'lead_change')).toEqual([]);
+    expect(state?.score).toEqual({ home: 12, away: 8 });
+    expect(state?.leader).toBe('home');
+    expect(state?.points['4066']).toBe(11);
   });
 });
