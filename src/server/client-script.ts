@@ -2,27 +2,20 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleClientLibrary } from './client-bundle.js';
 import { sendError, type RouteHandler } from './http-types.js';
 
 /**
- * `GET /client/courtside.js`: the client library (`src/live-client/`), served as the ES modules it
- * is, so a page without a build step imports it from the daemon it talks to. The files carry no
- * data: no token is needed (server.ts lists the prefix as public).
+ * `GET /client/courtside.js`: the client library (`src/live-client/`) as one ES module, so a page
+ * without a build step imports it from the daemon it talks to (or saves the one file). The files
+ * carry no data: no token is needed (server.ts lists the prefix as public).
  */
 export const CLIENT_PATH = '/client/';
 
 const JS = 'text/javascript; charset=utf-8';
 const TS = 'text/plain; charset=utf-8';
-// The entry and the modules it imports; the .d.ts files let an editor type a page's imports.
-const FILES: Readonly<Record<string, string>> = {
-  'courtside.js': JS,
-  'emitter.js': JS,
-  'game-state.js': JS,
-  'options.js': JS,
-  'subscription.js': JS,
-  'courtside.d.ts': TS,
-  'events.d.ts': TS,
-};
+// The joined library, and the .d.ts files that let an editor type a page's imports.
+const TYPES = ['courtside.d.ts', 'events.d.ts'];
 
 interface File {
   body: Buffer;
@@ -41,12 +34,15 @@ function libraryDir(): string {
 
 export function clientScriptRoute(): RouteHandler {
   const dir = libraryDir();
-  const files = new Map(
-    Object.entries(FILES).map(([name, type]): [string, File] => {
-      const body = readFileSync(join(dir, name));
-      return [name, { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` }];
-    }),
-  );
+  const file = (body: Buffer, type: string): File => ({
+    body,
+    type,
+    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+  });
+  const files = new Map<string, File>([
+    ['courtside.js', file(Buffer.from(bundleClientLibrary(dir)), JS)],
+    ...TYPES.map((name): [string, File] => [name, file(readFileSync(join(dir, name)), TS)]),
+  ]);
   return (req, res, url) => {
     if (!url.pathname.startsWith(CLIENT_PATH)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
+import { bundleClientLibrary } from '../../src/server/client-bundle.js';
 import { clientScriptRoute } from '../../src/server/client-script.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import { ROOT } from '../cli/harness.js';
@@ -31,7 +32,7 @@ describe('GET /client/courtside.js', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(await res.text()).toBe(readFileSync(join(ROOT, 'src/live-client/courtside.js'), 'utf8'));
+    expect(await res.text()).toBe(bundleClientLibrary(join(ROOT, 'src/live-client')));
     const etag = res.headers.get('etag');
     expect(etag).toMatch(/^"[\w-]+"$/);
 
@@ -41,18 +42,14 @@ describe('GET /client/courtside.js', () => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
 
-    // The modules it imports, and its types for an editor.
-    for (const [name, type] of [
-      ['emitter.js', 'text/javascript; charset=utf-8'],
-      ['game-state.js', 'text/javascript; charset=utf-8'],
-      ['options.js', 'text/javascript; charset=utf-8'],
-      ['subscription.js', 'text/javascript; charset=utf-8'],
-      ['courtside.d.ts', 'text/plain; charset=utf-8'],
-    ]) {
+    // Its types for an editor; the modules it was joined from are not served on their own.
+    for (const name of ['courtside.d.ts', 'events.d.ts']) {
       const r = await fetch(`${server.url}/client/${name}`);
       expect(r.status, name).toBe(200);
-      expect(r.headers.get('content-type')).toBe(type);
+      expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await r.text()).toBe(readFileSync(join(ROOT, 'src/live-client', name), 'utf8'));
     }
+    expect((await fetch(`${server.url}/client/emitter.js`)).status).toBe(404);
   });
 
   it('answers 404 for other files and 405 for other methods', async () => {
