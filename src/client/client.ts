@@ -11,7 +11,11 @@ import {
   type OperationSpec,
 } from '../espn/operations.js';
 import type { Params } from '../espn/params.js';
-import { blockedUserAgentForm, blockedUserAgentMessage } from '../espn/user-agent.js';
+import {
+  ACCEPTED_USER_AGENT_FORM,
+  blockedUserAgentForm,
+  blockedUserAgentMessage,
+} from '../espn/user-agent.js';
 import type { CallNotice } from './call-notice.js';
 import { MAX_UPSTREAM_LIMIT, mergeBoards, planRange, type RangePlan } from './scoreboard-range.js';
 
@@ -292,7 +296,10 @@ function checkUpstream(value: string): string {
 function checkUserAgent(value: string, force: boolean): string {
   // A header value: printable ASCII only, so it cannot inject another header.
   if (!/^[\x20-\x7e]{1,256}$/.test(value)) {
-    throw new InvalidConfigError('userAgent', 'must be 1-256 printable ASCII characters');
+    throw new InvalidConfigError(
+      'userAgent',
+      `must be 1-256 printable ASCII characters, of the form ${ACCEPTED_USER_AGENT_FORM}`,
+    );
   }
   const blocked = force ? undefined : blockedUserAgentForm(value);
   if (blocked) throw new InvalidConfigError('userAgent', blockedUserAgentMessage(value, blocked));

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { InvalidConfigError } from '../core/errors.js';
 import { LEAGUES, type League } from '../core/leagues.js';
-import { blockedUserAgentForm, blockedUserAgentMessage } from '../espn/user-agent.js';
+import {
+  ACCEPTED_USER_AGENT_FORM,
+  blockedUserAgentForm,
+  blockedUserAgentMessage,
+} from '../espn/user-agent.js';
 
 /**
  * The daemon's configuration, parsed once from the environment and CLI flags (flags win).
@@ -227,7 +231,12 @@ const FIELDS = {
     env: 'COURTSIDE_USER_AGENT',
     flag: 'userAgent',
     default: undefined,
-    schema: z.string().regex(/^[\x20-\x7e]{1,256}$/, '1-256 printable ASCII characters'),
+    schema: z
+      .string()
+      .regex(
+        /^[\x20-\x7e]{1,256}$/,
+        `1-256 printable ASCII characters, of the form ${ACCEPTED_USER_AGENT_FORM}`,
+      ),
   },
   forceUserAgent: {
     env: 'COURTSIDE_FORCE_USER_AGENT',

@@ -65,7 +65,11 @@ export const PARAM_RULES: Readonly<Record<ParamName, ParamRule>> = {
     check: (v) => (/^[1-4]$/.test(v) ? v : undefined),
   },
   groups: id('an id of letters, digits and dashes'),
-  limit: { expected: `a positive integer up to ${MAX_LIMIT}`, check: positiveInt(MAX_LIMIT) },
+  limit: {
+    // ESPN answers a limit above 500 with 25 items: such a limit is sent as 500 (with a notice).
+    expected: `a positive integer up to ${MAX_LIMIT} (above 500 sent as 500)`,
+    check: positiveInt(MAX_LIMIT),
+  },
   event_id: id('an event id of letters, digits and dashes'),
   season: { expected: 'a four-digit year YYYY', check: (v) => (/^[0-9]{4}$/.test(v) ? v : undefined) },
   group: id('a group id of letters, digits and dashes'),

@@ -6,10 +6,11 @@ import { chromium, type Browser } from 'playwright-core';
 /**
  * Debian's Chromium, driven by playwright-core: never a browser a tool downloads by itself. Tests
  * that need it skip, saying why, where it is absent; their screenshots go to `artifacts/`.
+ * `COURTSIDE_CHROMIUM` names another binary (a system that installs it elsewhere).
  */
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = process.env.COURTSIDE_CHROMIUM || '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
-export const NO_CHROMIUM_REASON = `${CHROMIUM} is absent (apt-get install chromium)`;
+export const NO_CHROMIUM_REASON = `${CHROMIUM} is absent (apt-get install chromium, or set COURTSIDE_CHROMIUM)`;
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'artifacts');
 
 if (!HAVE_CHROMIUM) console.warn(`[skip] ${NO_CHROMIUM_REASON}`);
