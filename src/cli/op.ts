@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { createClient, type CallNotice, type CourtsideClient } from '../client/client.js';
 import { getOperation, OPERATION_NAMES, type OperationSpec } from '../espn/operations.js';
 import { PARAM_RULES, type ParamName } from '../espn/params.js';
-import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
+import { CourtsideError, InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { createLogger, silentLogger } from '../core/log.js';
 import { isSummaryTable, operationCsv, SUMMARY_TABLE_NAMES, tableToIpc } from '../tables/index.js';
 import { EXIT_OK, EXIT_USAGE, exitCodeOf, fail } from './fail.js';
@@ -112,15 +112,17 @@ async function runOp(operationName: string | undefined, flags: OpFlags): Promise
       const value = flags[camel(flagName(name))];
       if (typeof value === 'string') params[name] = value;
     }
-    client = createClient({
-      ...(flags.upstream !== undefined ? { upstream: flags.upstream } : {}),
-      ...(flags.timeout !== undefined ? { timeoutMs: integer('--timeout', flags.timeout) } : {}),
-      ...(flags.retries !== undefined ? { retries: integer('--retries', flags.retries) } : {}),
-      ...(flags.userAgent !== undefined
-        ? { userAgent: flags.userAgent, forceUserAgent: flags.forceUserAgent === true }
-        : {}),
-      logger: process.env.LOG_LEVEL ? createLogger() : silentLogger,
-    });
+    client = withFlagNames(() =>
+      createClient({
+        ...(flags.upstream !== undefined ? { upstream: flags.upstream } : {}),
+        ...(flags.timeout !== undefined ? { timeoutMs: integer('--timeout', flags.timeout) } : {}),
+        ...(flags.retries !== undefined ? { retries: integer('--retries', flags.retries) } : {}),
+        ...(flags.userAgent !== undefined
+          ? { userAgent: flags.userAgent, forceUserAgent: flags.forceUserAgent === true }
+          : {}),
+        logger: process.env.LOG_LEVEL ? createLogger() : silentLogger,
+      }),
+    );
     const output = await render(client, operation, params, flags);
     await write(flags.out, output);
     return EXIT_OK;
@@ -134,6 +136,23 @@ async function runOp(operationName: string | undefined, flags: OpFlags): Promise
     return fail('op', error, { hint });
   } finally {
     await client?.close();
+  }
+}
+
+// The client names its options (`userAgent`); on the command line the user typed a flag.
+const CLIENT_OPTION_FLAGS: Readonly<Record<string, string>> = {
+  upstream: '--upstream',
+  userAgent: '--user-agent',
+};
+
+function withFlagNames<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (!(error instanceof InvalidConfigError)) throw error;
+    const flag = CLIENT_OPTION_FLAGS[error.field];
+    if (!flag) throw error;
+    throw new InvalidConfigError(flag, error.message.slice(error.field.length + 2));
   }
 }
 

@@ -4,6 +4,7 @@ import { loadConfig, type ConfigFlags } from '../daemon/config.js';
 import { createDaemon, type Daemon } from '../daemon/daemon.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { loadRuleSettings, type RuleSettings } from '../../workers/rules-file.js';
 import { EXIT_FAILURE, fail } from './fail.js';
 import { checkRedis } from './redis-check.js';
 import { exitOnSignals } from './shutdown.js';
@@ -19,6 +20,7 @@ Examples:
   $ courtside serve --port 0 --upstream http://127.0.0.1:4000    # against the simulator
   $ REDIS_URL=redis://127.0.0.1:6379 courtside serve             # shared log, job queue, leases
   $ courtside serve --leagues womens --summary-interval 5000 --tokens s3cret
+  $ courtside serve --rules examples/rules.yaml                  # lower thirds by the alert worker's rules
 Every flag has an environment variable (flags win); see docs/configuration.md.`;
 
 // The orchestrator's grace period is usually 10 s; ours is 5 s, so a hung step cannot stall exit.
@@ -57,20 +59,30 @@ export function registerServe(program: Command): void {
       'User-Agent sent upstream, of the form "Name/version (+https://...)" (COURTSIDE_USER_AGENT)',
     )
     .option('--force-user-agent', 'send --user-agent even in a form ESPN blocks (COURTSIDE_FORCE_USER_AGENT)')
+    .option(
+      '--rules <file>',
+      "the lower thirds' rules: the `rules` of an alert rules file, JSON or YAML (COURTSIDE_RULES; default: every rule)",
+    )
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .addHelpText('after', EXAMPLES)
-    .action(async (flags: ConfigFlags) => {
+    .action(async (flags: ServeFlags) => {
       await runServe(flags);
     });
 }
 
+/** `serve`'s flags: the daemon's configuration, and the rules file its lower thirds follow. */
+export type ServeFlags = ConfigFlags & { rules?: string };
+
 export async function runServe(
-  flags: ConfigFlags,
+  flags: ServeFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Daemon | undefined> {
   let config;
+  let momentRules: RuleSettings | undefined;
   try {
     config = loadConfig({ env, flags });
+    const rulesFile = flags.rules ?? (env.COURTSIDE_RULES || undefined);
+    if (rulesFile !== undefined) momentRules = await readMomentRules(rulesFile);
     // Before anything connects: the bus, the producer and the health check would each retry it.
     if (config.redisUrl) await checkRedis(config.redisUrl);
   } catch (err) {
@@ -80,7 +92,7 @@ export async function runServe(
   const logger = createLogger({ level: config.logLevel });
   installCrashGuards(logger);
 
-  const daemon = createDaemon(config, { logger });
+  const daemon = createDaemon(config, { logger, ...(momentRules ? { momentRules } : {}) });
   try {
     await daemon.start();
   } catch (err) {
@@ -95,6 +107,21 @@ export async function runServe(
 
   exitOnSignals({ logger, close: () => daemon.close(), hardExitMs: HARD_EXIT_MS });
   return daemon;
+}
+
+/**
+ * The `rules` of a rules file (the alert worker's, `docs/alerts.md`), for the lower thirds' defaults.
+ * A file that cannot be read is a mistake in the call, named by its flag, as `courtside worker` says.
+ */
+async function readMomentRules(file: string): Promise<RuleSettings> {
+  try {
+    return await loadRuleSettings(file);
+  } catch (err) {
+    if (err instanceof CourtsideError) throw err;
+    // "ENOENT: no such file or directory, open 'rules.yaml'": the path is already in our sentence.
+    const reason = (err instanceof Error ? err.message : String(err)).replace(/, \w+ '.*'$/, '');
+    throw new CourtsideError('INVALID_OPTIONS', `--rules: cannot read ${file}: ${reason}`, { cause: err });
+  }
 }
 
 /**

@@ -168,7 +168,9 @@ const RANGES = [
     '`womens_scoreboard` (client, `courtside op`, `GET /v1/ops`) is answered by asking ESPN for the ' +
     'days the range covers when it is at most 7 days (`dates=YYYYMMDD&limit=500` each), otherwise ' +
     'for the months it touches (`dates=YYYYMM&limit=500` each; a month of either league has fewer ' +
-    "than 500 games), at most the client's `concurrency` requests at a time. The answers are merged: " +
+    "than 500 games), each with the call's other parameters, at most the client's `concurrency` " +
+    'requests at a time. A range is answered whole or not at all: when one request still fails after ' +
+    'its retries, the call fails with its error and asks nothing further. The answers are merged: ' +
     'each event once (by `id`; the earliest answer that lists it wins), kept when its Eastern day ' +
     '(its `date` in America/New_York, where ESPN files games) is within the range, ordered by `date` ' +
     '(then `id`), and only then cut to `limit`.',

@@ -240,7 +240,7 @@ describe('courtside op', { timeout: 300_000 }, () => {
       op(['mens_scoreboard', '--user-agent', 'MyApp/1.0', '--force-user-agent']),
     ]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/User-Agent "MyApp\/1.0" is a bare product token/);
+    expect(refused.stderr).toMatch(/--user-agent: User-Agent "MyApp\/1.0" is a bare product token/);
     expect(range.code).toBe(2);
     expect(range.stderr).toMatch(/at most 12 calendar months/);
     expect(forced.code).toBe(1);

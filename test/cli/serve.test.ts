@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,12 +25,14 @@ interface Serve {
 }
 
 /** `courtside serve` as a child process, the way a user or a supervisor runs it. */
-function serve(args: string[], nodeOptions?: string): Serve {
+function serve(args: string[], nodeOptions?: string, extraEnv: NodeJS.ProcessEnv = {}): Serve {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
   if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
   // The test chooses the bus: never inherit a Redis from the environment.
   delete env.REDIS_URL;
   delete env.COURTSIDE_TOKENS;
+  delete env.COURTSIDE_RULES;
+  Object.assign(env, extraEnv);
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--host', '127.0.0.1', ...args],
@@ -193,6 +197,38 @@ describe('courtside serve', () => {
     expect(running.child.exitCode).toBeNull();
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);
+  });
+
+  it("--rules: the lower thirds follow a rules file's rules, without the worker's secrets", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'courtside-serve-rules-'));
+    try {
+      const file = join(dir, 'rules.yaml');
+      // Only `run` is on; the subscriber's secret is the worker's business, unset here.
+      await writeFile(
+        file,
+        "rules:\n  run: { points: 6 }\nsubscribers:\n  - kind: discord\n    url: '${COURTSIDE_TEST_UNSET}'\n",
+      );
+      upstream = await startUpstream({ simulate: { games: 1, seed: 1 }, logger: silentLogger });
+      running = serve(['--upstream', upstream.url, '--rules', file]);
+      const url = await running.url;
+      const moments = (query: string) => fetch(`${url}/overlay/mens/900000001/moments?through=0-0&${query}`);
+      // A rule the file leaves off takes no setting; without the file every rule is on.
+      const off = await moments('lead_change.fromPeriod=1');
+      expect(off.status).toBe(400);
+      expect(((await off.json()) as { error: { message: string } }).error.message).toContain(
+        'add lead_change to rules',
+      );
+      expect((await moments('run.points=8')).status).toBe(200);
+      running.child.kill('SIGTERM');
+      expect((await running.exited).code).toBe(0);
+
+      // COURTSIDE_RULES names it too; a file that cannot be read stops serve, naming the flag.
+      running = serve([], undefined, { COURTSIDE_RULES: join(dir, 'missing.yaml') });
+      expect((await running.exited).code).toBe(2);
+      expect(running.stderr()).toContain(`--rules: cannot read ${join(dir, 'missing.yaml')}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a bad flag, naming it, with exit code 2', async () => {

@@ -3,6 +3,7 @@ import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import {
+  backoffMs,
   connect,
   CourtsideClientError,
   type Client,
@@ -191,12 +192,33 @@ describe('client library', () => {
 
   it('gives up after its retries, with the last reason', async () => {
     client = connect('http://127.0.0.1:1', { retry: { minMs: 5, maxMs: 10, attempts: 2 } });
+    expect(client.state).toBe('connecting');
     const states: StateChange[] = [];
     client.on('state', (s) => states.push(s));
     client.on('error', () => undefined);
     await waitFor(() => client?.state === 'closed', 10_000, 'closed');
     expect(states.map((s) => s.state)).toEqual(['reconnecting', 'reconnecting', 'closed']);
+    expect(states[0]?.previous).toBe('connecting');
     expect(states.at(-1)).toMatchObject({ code: 'retries_exhausted' });
     expect(states.at(-1)?.reason).toMatch(/gave up after 2 retries: cannot connect/);
+    // Each wait is the backoff's: between half and all of min(maxMs, minMs × 2^(n-1)).
+    const [first, second] = states.map((s) => s.retryInMs);
+    expect(first).toBeGreaterThanOrEqual(3);
+    expect(first).toBeLessThanOrEqual(5);
+    expect(second).toBeGreaterThanOrEqual(5);
+    expect(second).toBeLessThanOrEqual(10);
+  });
+
+  it('backs off exponentially, capped, with jitter between half and all of each step', () => {
+    const r = { minMs: 500, maxMs: 10_000, factor: 2, attempts: Infinity };
+    const steps = [500, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000];
+    steps.forEach((step, i) => {
+      expect(backoffMs(r, i + 1, () => 0)).toBe(step / 2);
+      expect(backoffMs(r, i + 1, () => 0.999_999)).toBe(step);
+    });
+    // Spread: clients dropped together come back at different moments.
+    const waits = new Set(Array.from({ length: 50 }, () => backoffMs(r, 3)));
+    expect(waits.size).toBeGreaterThan(10);
+    for (const w of waits) expect(w >= 1_000 && w <= 2_000).toBe(true);
   });
 });

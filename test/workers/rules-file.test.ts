@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadAlertsConfig, parseAlertsConfig } from '../../workers/rules-file.js';
+import { loadAlertsConfig, loadRuleSettings, parseAlertsConfig } from '../../workers/rules-file.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'courtside-rules-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -114,5 +114,33 @@ describe('rules file validation', () => {
     const bad = join(dir, 'bad.yaml');
     await writeFile(bad, 'rules:\n  run:\n    points: zero\n');
     await expect(loadAlertsConfig(bad)).rejects.toThrow('rules.run.points: expected a positive integer');
+  });
+
+  it("the daemon's lower thirds read only `rules`: no subscriber secret is needed", async () => {
+    const file = join(dir, 'bot.yaml');
+    await writeFile(
+      file,
+      [
+        'rules:',
+        '  lead_change: { fromPeriod: 1 }',
+        '  run: { points: 8 }',
+        'subscribers:',
+        '  - kind: discord',
+        "    url: '${COURTSIDE_TEST_UNSET_WEBHOOK}'",
+      ].join('\n'),
+    );
+    // The worker needs the variable; the daemon reads the same file without it.
+    await expect(loadAlertsConfig(file, {})).rejects.toThrow('COURTSIDE_TEST_UNSET_WEBHOOK is not set');
+    const rules = await loadRuleSettings(file);
+    expect(rules.lead_change).toEqual({ enabled: true, fromPeriod: 1 });
+    expect(rules.run).toEqual({ enabled: true, points: 8 });
+    expect(rules.close_game.enabled).toBe(false);
+    // The rules are checked as the worker checks them; a file without `rules` turns every rule on.
+    const bad = join(dir, 'bad-rules.yaml');
+    await writeFile(bad, 'rules:\n  run:\n    points: zero\n');
+    await expect(loadRuleSettings(bad)).rejects.toThrow('rules.run.points: expected a positive integer');
+    const none = join(dir, 'no-rules.json');
+    await writeFile(none, JSON.stringify({ subscribers: [] }));
+    expect(await loadRuleSettings(none)).toEqual(parseAlertsConfig({}).rules);
   });
 });

@@ -26,8 +26,9 @@ const GAP_MS = 400;
 // Events arrive in bursts (a poll's plays): ask once the burst is over.
 const ASK_AFTER_MS = 250;
 const STALE_AFTER_MS = 15_000;
-// Parameters of the page itself; every other one (`rules`, `<rule>.<setting>`) goes to the rules.
-const PAGE_PARAMS = new Set(['token', 'transparent', 'theme', 'scale', 'delay', 'hold']);
+// The rules' parameters go on to the daemon's moments: `rules` and `<rule>.<setting>` (the only
+// dotted names: the server refused any parameter the page does not take before serving it).
+const isRuleParam = (name) => name === 'rules' || name.includes('.');
 applyPageOptions();
 
 const RULE_LABELS = {
@@ -130,7 +131,7 @@ async function ask() {
   asking = true;
   try {
     const params = new URLSearchParams();
-    for (const [name, value] of query) if (!PAGE_PARAMS.has(name)) params.set(name, value);
+    for (const [name, value] of query) if (isRuleParam(name)) params.set(name, value);
     params.set('through', state.through);
     const res = await fetch(withToken(`/overlay/${league}/${gameId}/moments`, params));
     if (!res.ok) return;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { EventDataMap, EventType, GameEvent, GameSnapshot, PlayRow } from '../../../src/model/events.js';
+import type {
+  EventDataMap,
+  EventType,
+  GameEvent,
+  GameSituation,
+  GameSnapshot,
+  PlayRow,
+} from '../../../src/model/events.js';
 import { rewind } from '../../../src/server/delivery/rewind.js';
 import { game, makeSnapshot } from '../../support/events.js';
 
@@ -123,6 +130,36 @@ describe('rewind', () => {
       recentPlays: [],
       teams: now.teams,
     });
+  });
+
+  it('puts back the situation before a held-back situation.changed (a delayed scorebug shows its fouls)', () => {
+    const situation = (homeFouls: number, bonus: boolean): GameSituation => {
+      const team = (teamId: string, fouls: number, inBonus: boolean) => ({
+        teamId,
+        fouls,
+        bonus: inBonus,
+        timeouts: { taken: 0, remaining: 7, reset: null },
+        players: {},
+      });
+      return { rules: 'nba', period: 2, home: team('13', homeFouls, false), away: team('2', 0, bonus) };
+    };
+    const before = situation(4, false);
+    const after = situation(5, true);
+    const now: GameSnapshot = { ...makeSnapshot(G), seq: 9, situation: after };
+    const past = rewind(
+      now,
+      [
+        event(9, 'situation.changed', {
+          situation: after,
+          previous: before,
+          changed: ['home.fouls', 'away.bonus'],
+        }),
+      ],
+      AS_OF,
+    );
+    expect(past.seq).toBe(8);
+    expect(past.situation).toEqual(before);
+    expect(now.situation).toBe(after);
   });
 
   it('restores a known earlier win probability and returns the snapshot itself when nothing is held back', () => {

@@ -191,6 +191,10 @@ describe.skipIf(!HAVE_FIXTURES)(`GET /v1/ops/<operation> ${HAVE_FIXTURES ? '' : 
       ['/v1/ops/mens_summary?event_id=401585607&table=nope', 'table'],
       ['/v1/ops/mens_summary?event_id=401585607&table=plays&format=raw', 'table'],
       ['/v1/ops/mens_scoreboard?season_type=9', 'season_type'],
+      ['/v1/ops/mens_scoreboard?dates=20231201-20241231', 'dates'],
+      ['/v1/ops/mens_scoreboard?limit=1001', 'limit'],
+      ['/v1/ops/mens_summary', 'event_id'],
+      ['/v1/ops/womens_summary?format=raw', 'event_id'],
     ])('%s names %s', async (path, param) => {
       api.upstream.requests.clear();
       const res = await get(path);
@@ -201,6 +205,48 @@ describe.skipIf(!HAVE_FIXTURES)(`GET /v1/ops/<operation> ${HAVE_FIXTURES ? '' : 
       expect(body.error.message).toContain(`"${param}"`);
       expect(api.upstream.requests.count()).toBe(0);
     });
+  });
+
+  it('answers a date range from one scoreboard per day, merged, saying so; no range is sent', async () => {
+    // What the simulator (playing 2026 ESPN, which refuses ranges) files under each day.
+    const perDay = new Set<string>();
+    for (let d = 1; d <= 7; d++) {
+      const direct = await fetch(
+        `${api.upstream.url}${buildRequest('mens_scoreboard', { dates: `2024120${d}` }).pathAndQuery}`,
+      );
+      for (const e of ((await direct.json()) as { events: { id: string }[] }).events) perDay.add(e.id);
+    }
+    expect(perDay.size).toBeGreaterThan(10);
+    api.upstream.requests.clear();
+    const res = await get('/v1/ops/mens_scoreboard?dates=20241201-20241207');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('courtside-source')).toBe('merged-scoreboards');
+    expect(res.headers.get('courtside-notice')).toMatch(
+      /^range-merged; dates=20241201-20241207 answered from 7 scoreboard\(s\)/,
+    );
+    const ids = ((await res.json()) as { game_id: string }[]).map((r) => r.game_id);
+    expect(ids).toHaveLength(perDay.size);
+    expect(new Set(ids)).toEqual(perDay);
+    const sent = api.upstream.requests.entries;
+    expect(sent).toHaveLength(7);
+    expect(sent.every((r) => r.status === 200 && /^[0-9]{8}$/.test(r.query.dates ?? ''))).toBe(true);
+    expect(sent.every((r) => r.query.limit === '500')).toBe(true);
+
+    const raw = await get('/v1/ops/mens_scoreboard?dates=20241201-20241207&limit=3&format=raw');
+    const body = (await raw.json()) as { leagues: unknown[]; events: { id: string }[]; day?: unknown };
+    expect(body.leagues.length).toBeGreaterThan(0);
+    expect(body.events.map((e) => e.id)).toEqual(ids.slice(0, 3));
+    expect(body.day).toBeUndefined();
+  });
+
+  it('sends a limit above 500 as 500 and says so in a header', async () => {
+    api.upstream.requests.clear();
+    const res = await get('/v1/ops/mens_news?limit=800');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('courtside-notice')).toMatch(/^limit-capped; limit 800 lowered to 500/);
+    expect(api.upstream.requests.entries.map((r) => r.query)).toEqual([{ limit: '500' }]);
+    const small = await get('/v1/ops/mens_news?limit=20');
+    expect(small.headers.get('courtside-notice')).toBeNull();
   });
 
   it('answers 404 for an unknown operation, without an upstream request', async () => {
