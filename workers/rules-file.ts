@@ -194,17 +194,31 @@ export async function loadAlertsConfig(
   file: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<AlertsConfig> {
+  return parseAlertsConfig(await readRulesFile(file), env);
+}
+
+/**
+ * Only the `rules` part of a rules file, checked as the alert worker checks it: what the daemon
+ * needs for its lower thirds (`courtside serve --rules`), so that one file configures both. The
+ * rest (subscribers, their `${NAME}` secrets) is the worker's and is not read, so the daemon
+ * needs none of the worker's environment. A file without `rules` gives every rule its defaults.
+ */
+export async function loadRuleSettings(file: string): Promise<RuleSettings> {
+  const data = await readRulesFile(file);
+  const rules = typeof data === 'object' && data !== null ? (data as { rules?: unknown }).rules : undefined;
+  return parseAlertsConfig(rules === undefined ? {} : { rules }).rules;
+}
+
+async function readRulesFile(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8');
-  let data: unknown;
   try {
-    data = /\.ya?ml$/i.test(extname(file)) ? parseYaml(text) : JSON.parse(text);
+    return /\.ya?ml$/i.test(extname(file)) ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
     throw new InvalidConfigError(
       file,
       `not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(err as Error).message}`,
     );
   }
-  return parseAlertsConfig(data, env);
 }
 
 /** The configuration used when no rules file is given: every rule on, no subscribers. */
