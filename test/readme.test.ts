@@ -75,11 +75,19 @@ const COMMANDS: Record<string, Where[]> = {
   'REDIS_URL=redis://localhost:6379/5 npx courtside worker alerts --rules examples/rules.yaml': [
     { here: 'the alert bot: serve, receiver and worker' },
   ],
+  'REDIS_URL=redis://localhost:6379/5 npx courtside serve': [
+    { here: 'the alert bot: serve, receiver and worker' },
+    { file: 'test/cli/serve.test.ts', contains: 'exits 0 within 5 s of SIGTERM' },
+  ],
   'DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/<id>/<token> REDIS_URL=redis://localhost:6379/5 npx courtside worker alerts --rules examples/discord-bot.yaml':
     [
       {
         file: 'test/workers/destinations/config.test.ts',
         contains: 'examples/discord-bot.yaml: final scores of one team to a Discord channel',
+      },
+      {
+        file: 'test/workers/destinations/chat-delivery.test.ts',
+        contains: 'examples/discord-bot.yaml as committed',
       },
       {
         file: 'test/workers/destinations/recorded-games.test.ts',

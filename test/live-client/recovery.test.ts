@@ -15,6 +15,7 @@ import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtu
 import { getTestRedis } from '../support/redis.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';
+import { createRandom } from '../../src/simulator/random.js';
 
 /**
  * The client library against the real thing: a daemon (`courtside serve`, a child process, on
@@ -37,18 +38,6 @@ interface Final {
     competitions: Array<{ competitors: Array<{ homeAway: string; score: string }> }>;
   };
   plays: Array<{ id: string }>;
-}
-
-/** A small deterministic PRNG (mulberry32): a failing run is replayed with its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,7 +110,7 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL || !REDIS)(
     it('gets every event of a game once, in order, through cuts, freezes and a daemon restart', async () => {
       if (!REDIS || !MENS_FINAL) throw new Error('unreachable');
       const seed = Number(process.env.COURTSIDE_CHAOS_SEED ?? Date.now() % 1_000_000);
-      const random = prng(seed);
+      const random = createRandom(seed);
       const note = `seed ${seed} (rerun with COURTSIDE_CHAOS_SEED=${seed})`;
       const prefix = REDIS.prefix;
 

@@ -1,19 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryBus } from '../../src/bus/memory.js';
-import { createClient } from '../../src/client/client.js';
-import type { League } from '../../src/core/leagues.js';
 import type { GameEvent, PlayRow } from '../../src/model/events.js';
-import { startUpstream } from '../../src/simulator/index.js';
 import { parsePlays } from '../../src/tables/index.js';
-import { createEngine } from '../../streams/engine.js';
-import { evaluate } from '../../workers/alerts/rules.js';
-import type { Alert, GameRuleState } from '../../workers/alerts/types.js';
+import type { Alert } from '../../workers/alerts/types.js';
 import { defaultAlertsConfig } from '../../workers/rules-file.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../support/fixtures.js';
-import { waitFor } from '../support/wait-for.js';
+import { evaluateAll } from '../support/alert-rules.js';
 import { reconstructPlays } from './helpers.js';
-import { orderViolations } from './replay-helpers.js';
+import { orderViolations, replayLive } from './replay-helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -26,13 +19,6 @@ const WAIT_MS = 50_000;
 const FAULTS = 'insert=0.05,rescore=0.08';
 
 const files = finishedSummaries();
-const finals = files.map((f) => JSON.parse(readFileSync(f.file, 'utf8')) as Record<string, any>);
-const span = (s: Record<string, any>) => {
-  const t = (s.plays as any[]).map((p) => Date.parse(p.wallclock)).filter(Number.isFinite);
-  return Math.max(...t) - Math.min(...t);
-};
-const speed = finals.length ? Math.max(...finals.map(span)) / REPLAY_MS : 1;
-
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
@@ -41,16 +27,7 @@ afterEach(async () => {
 const rules = defaultAlertsConfig().rules;
 
 /** The alerts the rules fire over one game's events, evaluated in order from a fresh state. */
-function alertsOf(events: readonly GameEvent[]): Alert[] {
-  let state: GameRuleState | undefined;
-  const alerts: Alert[] = [];
-  for (const e of events) {
-    const r = evaluate(state, e, rules);
-    state = r.state;
-    alerts.push(...r.alerts);
-  }
-  return alerts;
-}
+const alertsOf = (events: readonly GameEvent[]): Alert[] => evaluateAll(events, rules).alerts;
 
 describe.skipIf(!HAVE_FIXTURES || files.length === 0)(
   `recorded games with plays entered late and scores corrected down ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
@@ -59,50 +36,15 @@ describe.skipIf(!HAVE_FIXTURES || files.length === 0)(
       'rebuild exactly; late plays arrive as play.added after their predecessor; lower scores as corrections; alerts fire once',
       { timeout: 90_000 },
       async () => {
-        const sim = await startUpstream({
-          replay: files.map((f) => f.file),
-          speed,
+        const { sim, events } = await replayLive({
+          files,
+          replayMs: REPLAY_MS,
           seed: 17,
           faults: FAULTS,
+          waitMs: WAIT_MS,
+          summaryMs: SUMMARY_MS,
+          cleanup,
         });
-        cleanup.push(() => sim.close());
-        const client = createClient({
-          upstream: sim.url,
-          timeoutMs: 400,
-          retries: 1,
-          retryBaseMs: 10,
-          retryMaxMs: 50,
-        });
-        cleanup.push(() => client.close());
-        const bus = createMemoryBus();
-        cleanup.push(() => bus.close());
-        const engine = createEngine({
-          client,
-          leagues: [...new Set(files.map((f) => f.league))] as League[],
-          bus,
-          allowFastIntervals: true,
-          intervals: {
-            summaryMs: SUMMARY_MS,
-            scoreboardLiveMs: 200,
-            scoreboardGameDayMs: 200,
-            scoreboardIdleMs: 200,
-            backoffMaxMs: 400,
-          },
-        });
-        cleanup.push(() => engine.close());
-        const events: GameEvent[] = [];
-        engine.events$.subscribe((e) => events.push(e));
-        engine.start();
-        await waitFor(
-          () =>
-            sim.games.every(
-              (g) =>
-                engine.status().find((p) => p.gameId === g.id)?.state === 'stopped' &&
-                events.some((e) => e.gameId === g.id && e.type === 'game.ended'),
-            ),
-          WAIT_MS,
-          'every game to end and its poller to stop',
-        );
 
         let lateSeen = 0;
         let corrections = 0;

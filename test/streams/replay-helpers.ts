@@ -1,10 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { createMemoryBus } from '../../src/bus/memory.js';
+import type { Bus } from '../../src/bus/types.js';
+import { createClient } from '../../src/client/client.js';
 import type { League } from '../../src/core/leagues.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { parsePlays } from '../../src/tables/index.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { createReplayGame } from '../../src/simulator/replay-game.js';
+import { createEngine, type Engine } from '../../streams/engine.js';
 import { diffSummary } from '../../streams/game-diff.js';
 import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
+import type { FixtureFile } from '../support/fixtures.js';
+import { waitFor } from '../support/wait-for.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -117,4 +125,89 @@ export function replayByPolls(
     if (restartAt.has(i)) state = restoreGameState(league, game.id, { meta, entries });
   });
   return { polls, events, last };
+}
+
+export interface LiveReplay {
+  sim: RunningUpstream;
+  engine: Engine;
+  bus: Bus;
+  /** Every event the engine emitted, in order. */
+  events: GameEvent[];
+  /** Wall-clock ms from the engine's start to the last game's end. */
+  ms: number;
+}
+
+/** The simulator speed that plays the longest of `files` (finished games) in `replayMs`. */
+function replaySpeed(files: readonly FixtureFile[], replayMs: number): number {
+  const spans = files.map((f) => {
+    const final = JSON.parse(readFileSync(f.file, 'utf8')) as Record<string, any>;
+    const t = (final.plays as any[]).map((p) => Date.parse(p.wallclock)).filter(Number.isFinite);
+    return Math.max(...t) - Math.min(...t);
+  });
+  return spans.length ? Math.max(...spans) / replayMs : 1;
+}
+
+/**
+ * Real time, real sockets: the simulator replays the recorded `files` at the speed that plays the
+ * longest in `replayMs`, and the engine polls each game every `summaryMs` (default 100) into a
+ * memory bus (or `bus`), until every game has ended and its poller stopped. What it starts is
+ * pushed on `cleanup` for the test's afterEach.
+ */
+export async function replayLive(options: {
+  files: readonly FixtureFile[];
+  replayMs: number;
+  seed: number;
+  waitMs: number;
+  cleanup: Array<() => Promise<void>>;
+  faults?: string;
+  bus?: Bus;
+  summaryMs?: number;
+}): Promise<LiveReplay> {
+  const { files, cleanup } = options;
+  const sim = await startUpstream({
+    replay: files.map((f) => f.file),
+    speed: replaySpeed(files, options.replayMs),
+    seed: options.seed,
+    ...(options.faults ? { faults: options.faults } : {}),
+  });
+  cleanup.push(() => sim.close());
+  const client = createClient({
+    upstream: sim.url,
+    timeoutMs: 400,
+    retries: 1,
+    retryBaseMs: 10,
+    retryMaxMs: 50,
+  });
+  cleanup.push(() => client.close());
+  const bus = options.bus ?? createMemoryBus();
+  cleanup.push(() => bus.close());
+  const engine = createEngine({
+    client,
+    leagues: [...new Set(files.map((f) => f.league))] as League[],
+    bus,
+    allowFastIntervals: true,
+    intervals: {
+      summaryMs: options.summaryMs ?? 100,
+      scoreboardLiveMs: 200,
+      scoreboardGameDayMs: 200,
+      scoreboardIdleMs: 200,
+      backoffMaxMs: 400,
+    },
+  });
+  cleanup.push(() => engine.close());
+  const events: GameEvent[] = [];
+  engine.events$.subscribe((e) => events.push(e));
+  const t0 = Date.now();
+  engine.start();
+  await waitFor(
+    () =>
+      sim.games.every(
+        (g) =>
+          engine.status().find((p) => p.gameId === g.id)?.state === 'stopped' &&
+          events.some((e) => e.gameId === g.id && e.type === 'game.ended'),
+      ),
+    options.waitMs,
+    'every game to end and its poller to stop',
+  );
+  return { sim, engine, bus, events, ms: Date.now() - t0 };
 }

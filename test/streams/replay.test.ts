@@ -1,17 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { createClient } from '../../src/client/client.js';
-import type { League } from '../../src/core/leagues.js';
 import { parsePlays } from '../../src/tables/index.js';
-import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { createEngine, type Engine } from '../../streams/engine.js';
 import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
-import { orderViolations } from './replay-helpers.js';
-import { waitFor } from '../support/wait-for.js';
+import { orderViolations, replayLive, type LiveReplay } from './replay-helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -22,65 +16,22 @@ const SUMMARY_MS = 100;
 const WAIT_MS = 50_000;
 
 const files = finishedSummaries();
-const finals = files.map((f) => JSON.parse(readFileSync(f.file, 'utf8')) as Record<string, any>);
-const span = (s: Record<string, any>) => {
-  const t = (s.plays as any[]).map((p) => Date.parse(p.wallclock)).filter(Number.isFinite);
-  return Math.max(...t) - Math.min(...t);
-};
-const speed = finals.length ? Math.max(...finals.map(span)) / REPLAY_MS : 1;
-
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function play(options: {
-  faults?: string;
-  bus?: Bus;
-}): Promise<{ sim: RunningUpstream; engine: Engine; events: GameEvent[]; ms: number }> {
-  const sim = await startUpstream({
-    replay: files.map((f) => f.file),
-    speed,
+/** The recorded games replayed live through the engine (seed 7). */
+function play(options: { faults?: string; bus?: Bus }): Promise<LiveReplay> {
+  return replayLive({
+    files,
+    replayMs: REPLAY_MS,
     seed: 7,
-    ...(options.faults ? { faults: options.faults } : {}),
+    waitMs: WAIT_MS,
+    summaryMs: SUMMARY_MS,
+    cleanup,
+    ...options,
   });
-  cleanup.push(() => sim.close());
-  const client = createClient({
-    upstream: sim.url,
-    timeoutMs: 400,
-    retries: 1,
-    retryBaseMs: 10,
-    retryMaxMs: 50,
-  });
-  cleanup.push(() => client.close());
-  const bus = options.bus ?? createMemoryBus();
-  cleanup.push(() => bus.close());
-  const leagues = [...new Set(files.map((f) => f.league))] as League[];
-  const engine = createEngine({
-    client,
-    leagues,
-    bus,
-    allowFastIntervals: true,
-    intervals: {
-      summaryMs: SUMMARY_MS,
-      scoreboardLiveMs: 200,
-      scoreboardGameDayMs: 200,
-      scoreboardIdleMs: 200,
-      backoffMaxMs: 400,
-    },
-  });
-  cleanup.push(() => engine.close());
-  const events: GameEvent[] = [];
-  engine.events$.subscribe((e) => events.push(e));
-  const t0 = Date.now();
-  engine.start();
-  const done = () =>
-    sim.games.every((g) => {
-      const s = engine.status().find((p) => p.gameId === g.id);
-      return s?.state === 'stopped' && events.some((e) => e.gameId === g.id && e.type === 'game.ended');
-    });
-  await waitFor(done, WAIT_MS, 'every game to end and its poller to stop');
-  return { sim, engine, events, ms: Date.now() - t0 };
 }
 
 /** Checks one game's events against the payload the simulator serves once the game is over. */

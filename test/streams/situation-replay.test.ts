@@ -1,19 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryBus } from '../../src/bus/memory.js';
-import { createClient } from '../../src/client/client.js';
-import type { League } from '../../src/core/leagues.js';
-import type { EventEnvelope, GameEvent, GameSnapshot } from '../../src/model/events.js';
+import type { EventEnvelope, GameSnapshot } from '../../src/model/events.js';
 import { createGamesRoute } from '../../src/server/routes/games.js';
-import { startUpstream } from '../../src/simulator/index.js';
 import { parsePlays } from '../../src/tables/index.js';
-import { createEngine } from '../../streams/engine.js';
 import { isNews, situationChanges } from '../../streams/situation.js';
 import { createSnapshotSource } from '../../streams/snapshot-source.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../support/fixtures.js';
-import { waitFor } from '../support/wait-for.js';
+import { replayLive } from './replay-helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -21,13 +15,6 @@ import { waitFor } from '../support/wait-for.js';
 // engine polls each every 100 ms; the games' HTTP route then serves what the engine stored.
 const REPLAY_MS = 8_000;
 const files = finishedSummaries();
-const finals = files.map((f) => JSON.parse(readFileSync(f.file, 'utf8')) as Record<string, any>);
-const span = (s: Record<string, any>) => {
-  const t = (s.plays as any[]).map((p) => Date.parse(p.wallclock)).filter(Number.isFinite);
-  return Math.max(...t) - Math.min(...t);
-};
-const speed = finals.length ? Math.max(...finals.map(span)) / REPLAY_MS : 1;
-
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
@@ -54,39 +41,13 @@ describe.skipIf(!HAVE_FIXTURES || files.length === 0)(
       'reports each change once and ends as the game did (timeouts, PF per player), served by /v1/games',
       { timeout: 90_000 },
       async () => {
-        const sim = await startUpstream({ replay: files.map((f) => f.file), speed, seed: 7 });
-        cleanup.push(() => sim.close());
-        const client = createClient({ upstream: sim.url, timeoutMs: 400, retries: 1, retryBaseMs: 10 });
-        cleanup.push(() => client.close());
-        const bus = createMemoryBus();
-        cleanup.push(() => bus.close());
-        const engine = createEngine({
-          client,
-          leagues: [...new Set(files.map((f) => f.league))] as League[],
-          bus,
-          allowFastIntervals: true,
-          intervals: {
-            summaryMs: 100,
-            scoreboardLiveMs: 200,
-            scoreboardGameDayMs: 200,
-            scoreboardIdleMs: 200,
-            backoffMaxMs: 400,
-          },
+        const { sim, bus, events } = await replayLive({
+          files,
+          replayMs: REPLAY_MS,
+          seed: 7,
+          waitMs: 60_000,
+          cleanup,
         });
-        cleanup.push(() => engine.close());
-        const events: GameEvent[] = [];
-        engine.events$.subscribe((e) => events.push(e));
-        engine.start();
-        await waitFor(
-          () =>
-            sim.games.every(
-              (g) =>
-                engine.status().find((p) => p.gameId === g.id)?.state === 'stopped' &&
-                events.some((e) => e.gameId === g.id && e.type === 'game.ended'),
-            ),
-          60_000,
-          'every game to end',
-        );
 
         const route = createGamesRoute({ snapshots: createSnapshotSource(bus) });
         const server: Server = createServer((req, res) => {

@@ -6,6 +6,7 @@ import { columnsFor, parseOperation } from '../../src/tables/index.js';
 import { SUMMARY_TABLE_NAMES } from '../../src/tables/schema.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures } from '../support/fixtures.js';
 import { fixturesOf } from './helpers.js';
+import { createRandom } from '../../src/simulator/random.js';
 
 /** The Arrow schema of every table of an operation's result: `table: [[name, Type], ...]`. */
 function schemasOf(operation: string, raw: unknown): Record<string, [string, string][]> {
@@ -31,18 +32,6 @@ function recordedByOperation(): Map<string, { name: string; raw: unknown }[]> {
     }
   }
   return out;
-}
-
-// A small deterministic generator, so a failing case is reproduced from its seed.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A copy of `value` with each object key, at any depth, dropped with `drop`, or set to null with `nulls`. */
@@ -100,7 +89,7 @@ describe.skipIf(!HAVE_FIXTURES)('Arrow schemas do not depend on the payload', ()
             fc.double({ min: 0, max: 0.6, noNaN: true }),
             fc.double({ min: 0, max: 0.4, noNaN: true }),
             (seed, drop, nulls) => {
-              expect(schemasOf(op, thin(raw, mulberry32(seed), drop, nulls))).toEqual(expected);
+              expect(schemasOf(op, thin(raw, createRandom(seed), drop, nulls))).toEqual(expected);
             },
           ),
           { numRuns: RUNS },

@@ -136,6 +136,7 @@ export function createChatDelivery(options: ChatDeliveryOptions) {
         const refused =
           (err as { code?: string }).code === 'WEBHOOK_REFUSED' && !/cannot resolve/.test(message);
         webhookDeliveries.inc({ outcome: refused ? 'refused' : 'failed' });
+        logFailure(job, sub, refused ? 'refused' : 'failed', message);
         // Retrying cannot make a forbidden address allowed.
         if (refused) throw new UnrecoverableError(message);
         throw new WebhookFailedError(displayUrl(sub), null, message.replace(/^webhook \S+ failed: /, ''));
@@ -170,11 +171,32 @@ export function createChatDelivery(options: ChatDeliveryOptions) {
         }
         case 'permanent':
           webhookDeliveries.inc({ outcome: 'failed' });
+          logFailure(job, sub, 'permanent', reason);
           throw new UnrecoverableError(`${where} failed: ${reason}`);
         case 'retry':
           webhookDeliveries.inc({ outcome: 'failed' });
+          logFailure(job, sub, 'failed', reason);
           throw new WebhookFailedError(displayUrl(sub), answer.status, reason);
       }
+    }
+  }
+
+  /**
+   * One line per failed attempt, as for signed webhooks, so an operator sees a bad token or a
+   * platform outage without reading the failed set. `reason` is already redacted.
+   */
+  function logFailure(
+    job: Job<ChatJobData>,
+    sub: ChatSubscriber,
+    outcome: 'failed' | 'permanent' | 'refused',
+    reason: string,
+  ): void {
+    const attempt = job.attemptsMade + 1;
+    const fields = { subscriber: sub.id, kind: sub.kind, attempt, err: reason };
+    if (outcome === 'failed' && attempt < (job.opts.attempts ?? 1)) {
+      options.logger.info(fields, 'chat delivery failed; retrying with backoff');
+    } else {
+      options.logger.warn(fields, `chat delivery ${outcome}; in the failed set`);
     }
   }
 

@@ -10,6 +10,7 @@ import { startUpstream, type RunningUpstream } from '../../../src/simulator/inde
 import type { GameEvent } from '../../../src/model/events.js';
 import { startNodeFlags } from '../../support/start-flags.js';
 import { readMemoryMap, readRss, rssGrowthAfterWarmup, rssTenths } from './rss.js';
+import { createRandom } from '../../../src/simulator/random.js';
 
 /**
  * The soak: simulator in-process, two `courtside serve` children on one Redis, an alert worker
@@ -302,17 +303,6 @@ class Viewer {
   }
 }
 
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface SoakResult {
   durationMs: number;
   logEvents: number;
@@ -350,7 +340,7 @@ async function readAll(bus: Bus): Promise<GameEvent[]> {
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const t0 = Date.now();
-  const rand = mulberry(o.seed);
+  const rand = createRandom(o.seed);
   const say = (msg: string): void => console.log(`[soak +${Math.round((Date.now() - t0) / 1000)}s] ${msg}`);
   const upstream = await startUpstream({
     simulate: { games: o.games, seed: o.seed, staggerMs: o.staggerMs },

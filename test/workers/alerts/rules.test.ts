@@ -4,6 +4,7 @@ import { clockSeconds, periodLabel } from '../../../workers/alerts/format.js';
 import { evaluate, firstParticipant, scorerName } from '../../../workers/alerts/rules.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
 import type { GameEvent, PlayRow } from '../../../src/model/events.js';
+import { evaluateAll } from '../../support/alert-rules.js';
 import { GameScript } from '../../support/events.js';
 
 const rules = defaultAlertsConfig().rules;
@@ -12,14 +13,7 @@ function run(
   events: readonly GameEvent[],
   settings = rules,
 ): { alerts: Alert[]; state: GameRuleState | undefined } {
-  let state: GameRuleState | undefined;
-  const alerts: Alert[] = [];
-  for (const event of events) {
-    const result = evaluate(state, event, settings);
-    state = result.state;
-    alerts.push(...result.alerts);
-  }
-  return { alerts, state };
+  return evaluateAll(events, settings);
 }
 
 const byRule = (alerts: Alert[], rule: Alert['rule']) => alerts.filter((a) => a.rule === rule);

@@ -2,13 +2,11 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alertsStale } from '../../../src/core/metrics.js';
-import { parseAlertsConfig } from '../../../workers/rules-file.js';
-import { evaluate } from '../../../workers/alerts/rules.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
 import { EVENTS_QUEUE, bullPrefix } from '../../../workers/queues.js';
 import { getTestRedis, type TestRedis } from '../../support/redis.js';
 import { GameScript } from '../../support/events.js';
-import { SECRET, startPipeline } from '../pipeline.js';
+import { SECRET, expectedAlertIds, startPipeline } from '../pipeline.js';
 import { startReceiver } from '../../support/receiver.js';
 import { waitFor } from '../../support/wait-for.js';
 
@@ -28,18 +26,6 @@ function seesawGame(start = Date.now() - 60_000): GameScript {
     }
   }
   return g.ended();
-}
-
-function expectedAlerts(game: GameScript, rulesFile: Record<string, unknown>): string[] {
-  const rules = parseAlertsConfig(rulesFile).rules;
-  let state: GameRuleState | undefined;
-  const ids: string[] = [];
-  for (const event of game.events) {
-    const result = evaluate(state, event, rules);
-    state = result.state;
-    ids.push(...result.alerts.map((a: Alert) => a.id));
-  }
-  return ids.sort();
 }
 
 describe.skipIf(!available)('alert worker (real Redis)', () => {
@@ -65,7 +51,7 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     const pipeline = await startPipeline(redis, rulesFile, { alertWorkers: 2, concurrency: 4 });
     closers.push(pipeline.close);
     const games = [seesawGame(), seesawGame()];
-    const expected = games.flatMap((g) => expectedAlerts(g, rulesFile)).sort();
+    const expected = games.flatMap((g) => expectedAlertIds(g, rulesFile)).sort();
     expect(expected.length).toBeGreaterThan(20);
     // Interleave the two games, as the engine would.
     const a = games[0]!.events;
@@ -95,7 +81,7 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     closers.push(receiver.close);
     const rulesFile = { subscribers: [{ id: 'r', url: receiver.url, secret: SECRET }] };
     const game = seesawGame();
-    const expected = expectedAlerts(game, rulesFile);
+    const expected = expectedAlertIds(game, rulesFile);
     const first = await startPipeline(redis, rulesFile);
     for (const event of game.events) first.producer.add(event);
     await waitFor(
@@ -141,7 +127,7 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     closers.push(receiver.close);
     const rulesFile = { subscribers: [{ id: 'r', url: receiver.url, secret: SECRET }] };
     const game = seesawGame();
-    const expected = expectedAlerts(game, rulesFile);
+    const expected = expectedAlertIds(game, rulesFile);
     const pipeline = await startPipeline(redis, rulesFile);
     closers.push(pipeline.close);
     for (const event of game.events) pipeline.producer.add(event);

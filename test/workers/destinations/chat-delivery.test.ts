@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import { parse as parseYaml } from 'yaml';
 import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../../../workers/queues.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registry } from '../../../src/core/metrics.js';
@@ -20,27 +25,18 @@ import {
   type FakePlatform,
   type Fault,
 } from '../fakes/index.js';
-import { startPipeline } from '../pipeline.js';
+import { ALERTING_RULES as RULES, alertingGame, startPipeline } from '../pipeline.js';
 
 const redisAvailable = await getTestRedis();
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-// A low points threshold so a short game reaches it.
-const RULES = {
-  rules: { final_score: {}, lead_change: {}, close_game: {}, run: {}, player_points: { thresholds: [10] } },
-};
-
-/** A game whose events trigger every rule but the upset watch (8 alerts). */
-function alertingGame(): GameScript {
-  const g = new GameScript(`40${Math.floor(Math.random() * 1e7)}`);
-  g.started();
-  for (let i = 0; i < 4; i++)
-    g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
-  g.toPeriod(4, '6:00');
-  for (let i = 0; i < 7; i++) g.scores('away', 2, { athlete: '9', text: 'Jayson Tatum makes layup' });
-  g.at('1:30');
-  g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
-  g.ended();
-  return g;
+/**
+ * A debug logger whose lines are kept, without the production logger's redaction paths: what it
+ * holds is what the code itself put in its log lines.
+ */
+function capturingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { logger: pino({ level: 'debug' }, { write: (line: string) => lines.push(line) }), lines };
 }
 
 /** The messages the fake should have got, in the order the alerts fired. */
@@ -107,7 +103,7 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
     kind: ChatKind,
     script: (n: number) => Fault | null,
     rulesFile: Record<string, unknown> = {},
-    options: { maxInlineWaitMs?: number; webhookWorkers?: number } = {},
+    options: { maxInlineWaitMs?: number; webhookWorkers?: number; logger?: Logger } = {},
   ) {
     const { fake, subscriber } = await startFake(kind, (req) => script(req.n));
     closers.push(fake.close);
@@ -160,31 +156,44 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
     60_000,
   );
 
-  it.each(CHAT_KINDS)('%s: a 5xx is retried with backoff; each alert still posted once', async (kind) => {
-    const { fake, pipeline, sub } = await run(
-      kind,
-      (n) => (n === 0 || n === 3 ? { kind: 'server-error' } : null),
-      {
-        attempts: 3,
-        backoffMs: 50,
-      },
-    );
-    await waitFor(() => fake.delivered().length >= 8, 30_000, 'deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(fake.requests.filter((r) => r.status >= 500)).toHaveLength(2);
-    expect(deliveredMessages(kind, fake).sort()).toEqual(expectedMessages(kind, sub, pipeline.alerts).sort());
-  });
+  it.each(CHAT_KINDS)(
+    '%s: a 5xx is retried with backoff and logged; each alert still posted once',
+    async (kind) => {
+      const { logger, lines } = capturingLogger();
+      const { fake, pipeline, sub } = await run(
+        kind,
+        (n) => (n === 0 || n === 3 ? { kind: 'server-error' } : null),
+        {
+          attempts: 3,
+          backoffMs: 50,
+        },
+        { logger },
+      );
+      await waitFor(() => fake.delivered().length >= 8, 30_000, 'deliveries');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(fake.requests.filter((r) => r.status >= 500)).toHaveLength(2);
+      expect(deliveredMessages(kind, fake).sort()).toEqual(
+        expectedMessages(kind, sub, pipeline.alerts).sort(),
+      );
+      const failures = lines.filter((l) => l.includes('chat delivery failed; retrying with backoff'));
+      expect(failures).toHaveLength(2);
+      expect(failures[0]).toMatch(/answered 50\d/);
+      for (const secret of FAKE_SECRETS) expect(lines.join('')).not.toContain(secret);
+    },
+  );
 
   it.each(CHAT_KINDS)(
     '%s: 401 and 404 go to the failed set at once with the platform message; `webhooks retry` delivers them',
     async (kind) => {
       let broken = true;
+      const { logger, lines } = capturingLogger();
       const { fake } = await run(
         kind,
         (n) => (broken ? (n % 2 === 0 ? { kind: 'unauthorized' } : { kind: 'not-found' }) : null),
         {
           attempts: 8,
         },
+        { logger },
       );
       const failed = openFailedDeliveries({ redisUrl: redis.url, prefix: redis.prefix });
       closers.push(failed.close);
@@ -210,10 +219,15 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
       const retried = await captureStdout(() => webhooksRetry([], { ...flags, all: true }, {}));
       expect(retried).toContain('retried 8 deliveries');
       await waitFor(() => fake.delivered().length >= 8, 30_000, 'retried deliveries');
-      // No secret in the failed list, anywhere in Redis, or in the metrics.
-      const everything = [listing, await dumpRedis(redis.url, redis.prefix), await registry.metrics()].join(
-        '\n',
-      );
+      // Each permanent error is logged once, with the platform's message.
+      expect(lines.filter((l) => l.includes('chat delivery permanent; in the failed set'))).toHaveLength(8);
+      // No secret in the failed list, anywhere in Redis, in the metrics or in a log line.
+      const everything = [
+        listing,
+        await dumpRedis(redis.url, redis.prefix),
+        await registry.metrics(),
+        ...lines,
+      ].join('\n');
       for (const secret of FAKE_SECRETS) expect(everything).not.toContain(secret);
       // ntfy topic URLs carry no secret (an access token goes in a header).
       if (kind !== 'ntfy') expect(listing).toContain('[redacted]');
@@ -222,7 +236,13 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
   );
 
   it('the SSRF guard refuses a chat destination on a private address unless allowed, at once, token redacted', async () => {
-    const { fake } = await run('telegram', () => null, { allowPrivateAddresses: false, attempts: 5 });
+    const { logger, lines } = capturingLogger();
+    const { fake } = await run(
+      'telegram',
+      () => null,
+      { allowPrivateAddresses: false, attempts: 5 },
+      { logger },
+    );
     const failed = openFailedDeliveries({ redisUrl: redis.url, prefix: redis.prefix });
     closers.push(failed.close);
     await waitFor(async () => (await failed.list()).length >= 8, 30_000, 'refused deliveries');
@@ -234,6 +254,10 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
       expect(row.lastError).toContain('bot[redacted]/sendMessage');
       expect(row.lastError).not.toContain(FAKE_SECRETS[0]);
     }
+    const refused = lines.filter((l) => l.includes('chat delivery refused; in the failed set'));
+    expect(refused).toHaveLength(8);
+    expect(refused[0]).toContain('bot[redacted]/sendMessage');
+    expect(lines.join('')).not.toContain(FAKE_SECRETS[0]);
   });
 
   it('a job run again after it posted (a crash after the answer) posts nothing', async () => {
@@ -318,4 +342,39 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
     const times = fake.requests.map((r) => r.at);
     for (let i = 5; i < times.length; i++) expect(times[i]! - times[i - 5]!).toBeGreaterThanOrEqual(995);
   }, 60_000);
+
+  it("examples/discord-bot.yaml as committed: one team's final scores, and nothing else, to a Discord channel", async () => {
+    const { fake, subscriber } = await startFake('discord');
+    closers.push(fake.close);
+    const file = parseYaml(readFileSync(join(ROOT, 'examples', 'discord-bot.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    // startPipeline allows private addresses: the fake listens on loopback.
+    const pipeline = await startPipeline(redis, file, {
+      env: { DISCORD_WEBHOOK_URL: String(subscriber.url) },
+    });
+    closers.push(pipeline.close);
+    const lakers = alertingGame();
+    const other = new GameScript(`40${Math.floor(Math.random() * 1e7)}`, 'mens', Date.now(), {
+      home: { id: '18', abbreviation: 'NY' },
+      away: { id: '14', abbreviation: 'MIA' },
+    });
+    other.started();
+    other.scores('home', 2);
+    other.scores('away', 3);
+    other.ended();
+    for (const event of [...lakers.events, ...other.events]) pipeline.producer.add(event);
+    await waitFor(() => pipeline.alerts.length >= 2, 30_000, 'both final scores');
+    expect(pipeline.alerts.map((a) => a.rule)).toEqual(['final_score', 'final_score']);
+    await waitFor(() => fake.delivered().length >= 1, 30_000, 'the Lakers final');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fake.requests).toHaveLength(1);
+    const posted = JSON.parse(fake.requests[0]!.body) as {
+      content: string;
+      embeds: Array<{ title: string }>;
+    };
+    expect(posted.content).toMatch(/^🏁 Final: BOS \d+ - LAL \d+$/);
+    expect(posted.embeds[0]!.title).toContain('LAL');
+  });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { alertExamplesSection, currentSection } from '../../../scripts/alert-examples-doc.js';
+import { RULE_NAMES } from '../../../workers/rules-file.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
 
 const DOC = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'), 'docs', 'alerts.md');
@@ -15,14 +16,7 @@ describe.skipIf(!HAVE_FIXTURES)(
       const generated = await format(await alertExamplesSection(), { parser: 'markdown', printWidth: 110 });
       expect(currentSection(readFileSync(DOC, 'utf8'))).toBe(generated.trim());
       // An example of every rule, and both leagues.
-      for (const rule of [
-        'final_score',
-        'lead_change',
-        'close_game',
-        'run',
-        'player_points',
-        'upset_watch',
-      ]) {
+      for (const rule of RULE_NAMES) {
         expect(generated).toContain(`#### \`${rule}\``);
       }
       expect(generated).toMatch(/^NBA, /m);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../../workers/alerts/rules.js';
 import type { Alert } from '../../../workers/alerts/types.js';
 import { chatRequest, readAnswer } from '../../../workers/destinations/index.js';
 import { alertMessage } from '../../../workers/destinations/message.js';
 import { parseAlertsConfig, type ChatSubscriber } from '../../../workers/rules-file.js';
+import { evaluateAll } from '../../support/alert-rules.js';
 import { GameScript } from '../../support/events.js';
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
@@ -42,14 +42,10 @@ function alerts(): Alert[] {
   g.at('1:30');
   g.scores('home', 3, { athlete: '3112335', text: 'Nikola Jokić makes three point jumper' });
   g.ended();
-  let state;
-  const out: Alert[] = [];
-  for (const event of g.events) {
-    const result = evaluate(state, event, RULES);
-    state = result.state;
-    out.push(...result.alerts.map((a) => ({ ...a, colors: { home: '552583', away: '007a33' } })));
-  }
-  return out;
+  return evaluateAll(g.events, RULES).alerts.map((a) => ({
+    ...a,
+    colors: { home: '552583', away: '007a33' },
+  }));
 }
 
 const ALL = alerts();

@@ -1,49 +1,20 @@
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerWebhooks } from '../../../src/cli/webhooks.js';
-import { parseAlertsConfig } from '../../../workers/rules-file.js';
-import { evaluate } from '../../../workers/alerts/rules.js';
 import { openFailedDeliveries } from '../../../workers/webhooks/failed.js';
 import { verifySignature } from '../../../workers/webhooks/signature.js';
 import { getTestRedis, type TestRedis } from '../../support/redis.js';
-import { GameScript } from '../../support/events.js';
-import { SECRET, startPipeline } from '../pipeline.js';
+import {
+  ALERTING_RULES as RULES,
+  SECRET,
+  alertingGame,
+  expectedAlertIds,
+  startPipeline,
+} from '../pipeline.js';
 import { startReceiver, type Received } from '../../support/receiver.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const redisAvailable = await getTestRedis();
-
-// A low points threshold so a short game reaches it.
-const RULES = {
-  rules: { final_score: {}, lead_change: {}, close_game: {}, run: {}, player_points: { thresholds: [10] } },
-};
-
-/** A game whose events trigger every rule but the upset watch. */
-function alertingGame(): GameScript {
-  const g = new GameScript(`40${Math.floor(Math.random() * 1e7)}`);
-  g.started();
-  for (let i = 0; i < 4; i++)
-    g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
-  g.toPeriod(4, '6:00');
-  for (let i = 0; i < 7; i++) g.scores('away', 2, { athlete: '9', text: 'Jayson Tatum makes layup' });
-  g.at('1:30');
-  g.scores('home', 3, { athlete: '1966', text: 'LeBron James makes three point jumper' });
-  g.ended();
-  return g;
-}
-
-/** The alert ids the rules give for a script, evaluated in order without Redis. */
-function expectedAlertIds(game: GameScript, rulesFile: Record<string, unknown>): string[] {
-  const rules = parseAlertsConfig(rulesFile).rules;
-  let state;
-  const ids: string[] = [];
-  for (const event of game.events) {
-    const result = evaluate(state, event, rules);
-    state = result.state;
-    ids.push(...result.alerts.map((a) => a.id));
-  }
-  return ids.sort();
-}
 
 function byKey(received: Received[]): Map<string, number> {
   const counts = new Map<string, number>();
