@@ -8,11 +8,11 @@ import { Utf8JsonWriter } from './utf8-json.js';
  * Arrow column data written straight from a table's column vectors (`columns[j][i]`, cells
  * already converted to their column's type), without row objects.
  *
- * Why two buffers per table: a typed array of its own costs about a microsecond to allocate off
+ * Why one buffer per table: a typed array of its own costs about a microsecond to allocate off
  * the V8 heap (more than filling it, for most of these columns) and a summary has some 170
  * columns. Every column's validity bitmap, values and offsets are views into the table's one
- * fixed-size buffer, each at an 8-byte boundary (as Arrow recommends, and as a `Float64Array`
- * view requires); the UTF-8 bytes of all its text columns are views into a second one.
+ * buffer, each at an 8-byte boundary (as Arrow recommends, and as a `Float64Array` view
+ * requires), followed by the UTF-8 bytes of all its text columns.
  *
  * Why the short strings of a table are encoded together: per string, a call into the encoder
  * costs far more than the copy (a summary has some 6,600 strings, most under 20 characters).
@@ -72,7 +72,7 @@ function fixedBytes(type: ColumnType, n: number): number {
   }
 }
 
-/** Where a column's buffers sit in the table's fixed part (byte offsets, multiples of 8 but the bitmap's end). */
+/** Where a column's buffers sit in the table's fixed part: byte offsets, each a multiple of 8. */
 interface Placed {
   readonly type: ColumnType;
   /** Its validity bitmap. */

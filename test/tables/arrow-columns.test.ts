@@ -216,8 +216,55 @@ describe('frameToArrow from column vectors', () => {
       { plays: [makePlay({ text: 'first' })] },
       { table: 'plays' },
     ) as Table;
-    parseOperation('mens_summary', { plays: [makePlay({ text: 'second, longer' })] }, { table: 'plays' });
+    parseOperation(
+      'mens_summary',
+      { plays: [makePlay({ text: 'second, longer', homeScore: 99, scoringPlay: false })] },
+      { table: 'plays' },
+    );
     expect(first.getChild('text')?.get(0)).toBe('first');
     expect(first.getChild('participants')?.get(0)).toBe('[{"athlete":{"id":"4566434"}}]');
+    expect(first.getChild('home_score')?.get(0)).toBe(2);
+    expect(first.getChild('scoring_play')?.get(0)).toBe(true);
+  });
+
+  it('skips entries that are not objects in plays and win probability, as the rows flavour does', () => {
+    const raw = {
+      plays: [makePlay(), 7, null, makePlay({ id: 'z' }), 'x'],
+      winprobability: [{ homeWinPercentage: 0.5, playId: '1' }, [], { homeWinPercentage: '0.25', playId: 2 }],
+    };
+    for (const name of ['plays', 'winprobability']) {
+      const table = parseOperation('mens_summary', raw, { table: name }) as Table;
+      const rows = parseOperation('mens_summary', raw, { table: name, flavour: 'rows' }) as Row[];
+      expect(table.numRows).toBe(2);
+      expect(table.batches[0]?.data.children.every((d) => d.length === 2)).toBe(true);
+      expectSameCells(
+        table,
+        rows,
+        table.schema.fields.map((f) => f.name),
+        name,
+      );
+    }
+  });
+
+  it('lays a table out in one buffer, with a validity bitmap only where a column has nulls', () => {
+    const [table, rows, names] = bothFlavours(
+      ['integer', 'double', 'logical', 'character', 'character'],
+      [
+        [1, 2, 3],
+        [0.5, null, 2.5],
+        [true, false, null],
+        ['a', 'b', 'c'],
+        [null, 'é', [1, 'x']],
+      ],
+    );
+    expectSameCells(table, rows, names, 'layout');
+    const data = names.map((name) => table.getChild(name)?.data[0]);
+    expect(data.map((d) => d?.nullBitmap !== undefined)).toEqual([false, true, true, false, true]);
+    expect(data.map((d) => d?.nullCount)).toEqual([0, 1, 1, 0, 1]);
+    const buffers = new Set(
+      data.flatMap((d) => [d?.values.buffer, d?.valueOffsets?.buffer, d?.nullBitmap?.buffer]),
+    );
+    buffers.delete(undefined);
+    expect(buffers.size).toBe(1);
   });
 });

@@ -53,12 +53,18 @@ describe('tableToIpc', () => {
     expect(back.getChild('id')?.get(1)).toBe('x');
   });
 
-  it('builds batches that behave like constructed ones', () => {
+  it('builds tables and batches that behave like constructed ones', () => {
     const table = parseOperation(
       'mens_summary',
       { plays: [makePlay(), makePlay({ id: 'y' })] },
       { table: 'plays' },
     ) as Table;
+    expect(table).toBeInstanceOf(Table);
+    expect(Table.isTable(table)).toBe(true);
+    expect(table.numRows).toBe(2);
+    expect(table.batches).toHaveLength(1);
+    expect(table.nullCount).toBe(table.data[0]?.nullCount);
+    expect(table.get(1)?.toJSON()).toMatchObject({ id: 'y', home_score: 2 });
     const batch = table.batches[0];
     expect(batch).toBeInstanceOf(RecordBatch);
     expect(batch?.numRows).toBe(2);
