@@ -274,6 +274,9 @@ describe('README.md', () => {
     const rulesArg = alerts?.command?.[alerts.command.indexOf('--rules') + 1] ?? '';
     const mount = alerts?.volumes?.map((v) => v.split(':')).find(([, inside]) => inside === rulesArg);
     expect(mount?.[0]).toBe('./examples/rules.yaml');
+    // The daemon's lower thirds read the same file (its rules part).
+    expect(courtside?.environment?.COURTSIDE_RULES).toBe(rulesArg);
+    expect(courtside?.volumes).toEqual(alerts?.volumes);
     const rules = parseAlertsConfig(parseYaml(readFileSync(join(ROOT, mount?.[0] ?? ''), 'utf8')));
     expect(rules.subscribers.length).toBeGreaterThan(0);
     expect(rules.leagues).toEqual([...LEAGUES]);
@@ -285,7 +288,7 @@ describe('README.md', () => {
       const help = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
         cwd: ROOT,
       }).toString();
-      if (args[0] === 'worker') expect(help).toContain('--rules <file>');
+      expect(help).toContain('--rules <file>');
       expect(help).toContain('REDIS_URL');
     }
   }, 60_000);
