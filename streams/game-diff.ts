@@ -294,7 +294,7 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   const situation = computeSituation({
     league: state.league,
     teams,
-    plays: rowsInOrder(plays?.order ?? state.plays.order, current),
+    plays: rowsInOrder(plays?.order ?? state.plays.order, records, state.plays.records),
     period: situationPeriod > 0 ? situationPeriod : null,
     // The header's clock tells the time of its own period only; a final's last period is over.
     clock: final ? '0.0' : h.period === situationPeriod ? h.clock : null,
@@ -413,11 +413,29 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   };
 }
 
-function* rowsInOrder(order: readonly string[], current: (id: string) => PlayRecord | undefined) {
-  for (const id of order) {
-    const row = current(id)?.row;
-    if (row) yield row;
+/**
+ * The rows of the play list in order: this poll's records over the stored ones. A plain loop over
+ * the two maps: it runs for the whole list on every poll (the situation's recount), where a
+ * generator and a lookup closure per play cost more than the recount itself.
+ */
+function rowsInOrder(
+  order: readonly string[],
+  fresh: ReadonlyMap<string, PlayRecord>,
+  stored: ReadonlyMap<string, PlayRecord>,
+): PlayRow[] {
+  const rows: PlayRow[] = [];
+  if (fresh.size === 0) {
+    for (const id of order) {
+      const row = stored.get(id)?.row;
+      if (row) rows.push(row);
+    }
+    return rows;
   }
+  for (const id of order) {
+    const row = (fresh.get(id) ?? stored.get(id))?.row;
+    if (row) rows.push(row);
+  }
+  return rows;
 }
 
 /** A row's period when it is a usable period number (1 or more), else null. */
