@@ -1,7 +1,7 @@
 import type { League } from '../core/leagues.js';
 import { easternInstant } from '../espn/eastern-day.js';
 import type { FixtureStore } from './fixture-store.js';
-import { leagueObject, SEASON_YEAR } from './generated-common.js';
+import { scoreboardLeague, SEASON_YEAR } from './generated-common.js';
 import { statusObject } from './game-status.js';
 import { hashString } from './random.js';
 import { LEAGUE_UID, TEAMS, teamObject } from './team-catalog.js';
@@ -46,25 +46,6 @@ export function daysOf(dates: string): string[] | undefined {
     }
   }
   return days;
-}
-
-/** The `leagues[0]` of a scoreboard: the league with its calendar of game days, as ESPN sends it. */
-export function scoreboardLeague(league: League): Json {
-  const year = SEASON_YEAR[league];
-  const start = `${year - 1}-10-04T07:00Z`;
-  const end = `${year}-06-27T06:59Z`;
-  const calendar: string[] = [];
-  for (let at = Date.parse(start); at < Date.parse(end); at += 86_400_000) {
-    calendar.push(`${new Date(at).toISOString().slice(0, 10)}T07:00Z`);
-  }
-  return {
-    ...leagueObject(league),
-    calendarType: 'day',
-    calendarIsWhitelist: true,
-    calendarStartDate: start,
-    calendarEndDate: end,
-    calendar,
-  };
 }
 
 /**

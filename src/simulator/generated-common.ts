@@ -89,3 +89,22 @@ export function news(league: League, params: Readonly<Record<string, string>>, a
     articles: Array.from({ length: limit }, (_, n) => article(league, n, about)),
   };
 }
+
+/** The `leagues[0]` of a scoreboard: the league with its calendar of game days, as ESPN sends it. */
+export function scoreboardLeague(league: League): Record<string, unknown> {
+  const year = SEASON_YEAR[league];
+  const start = `${year - 1}-10-04T07:00Z`;
+  const end = `${year}-06-27T06:59Z`;
+  const calendar: string[] = [];
+  for (let at = Date.parse(start); at < Date.parse(end); at += 86_400_000) {
+    calendar.push(`${new Date(at).toISOString().slice(0, 10)}T07:00Z`);
+  }
+  return {
+    ...leagueObject(league),
+    calendarType: 'day',
+    calendarIsWhitelist: true,
+    calendarStartDate: start,
+    calendarEndDate: end,
+    calendar,
+  };
+}

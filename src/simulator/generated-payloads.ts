@@ -1,6 +1,6 @@
 import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
 import { athleteObject, rosterFor } from './athletes.js';
-import { SEASON_YEAR, leagueObject, news, season } from './generated-common.js';
+import { SEASON_YEAR, leagueObject, news, scoreboardLeague, season } from './generated-common.js';
 import {
   athlete,
   bio,
@@ -236,7 +236,7 @@ function statistics(league: League): unknown {
 function scoreboard(league: League, params: Params): unknown {
   const date = params.dates?.slice(0, 8);
   return {
-    leagues: [leagueObject(league)],
+    leagues: [scoreboardLeague(league)],
     season: { type: 2, year: SEASON_YEAR[league] },
     day: {
       date: date

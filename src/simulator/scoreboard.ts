@@ -2,9 +2,9 @@ import type { League } from '../core/leagues.js';
 import { easternDay, easternDayOf } from '../espn/eastern-day.js';
 import { arr, obj } from '../tables/cells.js';
 import type { JsonObject, Scoreboard, ScoreboardCompetitor, ScoreboardEvent } from './espn-shapes.js';
-import { leagueObject } from './generated-common.js';
 import { statusObject } from './game-status.js';
-import { datedScoreboard, daysOf, scoreboardLeague } from './dated-boards.js';
+import { datedScoreboard, daysOf } from './dated-boards.js';
+import { scoreboardLeague } from './generated-common.js';
 import type { FixtureStore } from './fixture-store.js';
 import type { GameView, SimulatedGame } from './simulated-game.js';
 import type { EspnRules } from './types.js';
@@ -117,7 +117,8 @@ export function buildScoreboard(league: League, games: readonly SimulatedGame[],
   const season = obj(header.season);
   const date = String(obj(arr(header.competitions)[0]).date ?? new Date(now).toISOString()).slice(0, 10);
   return {
-    leagues: [leagueObject(league)],
+    // ESPN's board always carries the league's calendar of game days (clients read it there).
+    leagues: [scoreboardLeague(league)],
     season: { type: season.type ?? 2, year: season.year },
     day: { date },
     events,
