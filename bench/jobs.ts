@@ -34,6 +34,43 @@ const PACED_ALERTS_PER_GAME = 6;
 const HOME: TeamRef = { id: '13', abbreviation: 'LAL' };
 const AWAY: TeamRef = { id: '2', abbreviation: 'BOS' };
 
+/** A `play.added` event of a made jumper by alternating teams; `play` overrides its fields. */
+function playAdded(gameId: string, seq: number, play: Partial<PlayRow>): GameEvent {
+  const row: PlayRow = {
+    id: `${gameId}${seq}`,
+    sequence_number: String(seq),
+    text: 'Player makes jumper',
+    away_score: 0,
+    home_score: 0,
+    scoring_play: true,
+    score_value: 2,
+    participants: null,
+    wallclock: null,
+    shooting_play: true,
+    points_attempted: 2,
+    short_description: null,
+    type_id: '1',
+    type_text: 'Jump Shot',
+    period_number: 1,
+    period_display_value: null,
+    clock_display_value: '5:00',
+    team_id: seq % 2 ? HOME.id : AWAY.id,
+    coordinate_x: null,
+    coordinate_y: null,
+    ...play,
+  };
+  return {
+    id: `mens:${gameId}:play.added:${row.id}`,
+    type: 'play.added',
+    league: 'mens',
+    gameId,
+    seq,
+    at: new Date().toISOString(),
+    teams: { home: HOME, away: AWAY },
+    data: { play: row },
+  };
+}
+
 function gameEvents(gameId: string, n: number): GameEvent[] {
   const events: GameEvent[] = [];
   let home = 0;
@@ -41,38 +78,14 @@ function gameEvents(gameId: string, n: number): GameEvent[] {
   for (let seq = 1; seq <= n; seq++) {
     if (seq % 2) home += 2;
     else away += 2;
-    const play: PlayRow = {
-      id: `${gameId}${seq}`,
-      sequence_number: String(seq),
-      text: 'Player makes jumper',
-      away_score: away,
-      home_score: home,
-      scoring_play: true,
-      score_value: 2,
-      participants: JSON.stringify([{ athlete: { id: String(seq % 10) } }]),
-      wallclock: null,
-      shooting_play: true,
-      points_attempted: 2,
-      short_description: null,
-      type_id: '1',
-      type_text: 'Jump Shot',
-      period_number: 1 + Math.floor((seq - 1) / (n / 4)),
-      period_display_value: null,
-      clock_display_value: '5:00',
-      team_id: seq % 2 ? HOME.id : AWAY.id,
-      coordinate_x: null,
-      coordinate_y: null,
-    };
-    events.push({
-      id: `mens:${gameId}:play.added:${play.id}`,
-      type: 'play.added',
-      league: 'mens',
-      gameId,
-      seq,
-      at: new Date().toISOString(),
-      teams: { home: HOME, away: AWAY },
-      data: { play },
-    });
+    events.push(
+      playAdded(gameId, seq, {
+        away_score: away,
+        home_score: home,
+        participants: JSON.stringify([{ athlete: { id: String(seq % 10) } }]),
+        period_number: 1 + Math.floor((seq - 1) / (n / 4)),
+      }),
+    );
   }
   return events;
 }
@@ -85,38 +98,16 @@ function leadChangeGame(gameId: string, plays: number): GameEvent[] {
   for (let seq = 1; seq <= plays; seq++) {
     if (seq % 2) home = away + 1;
     else away = home + 1;
-    const play: PlayRow = {
-      id: `${gameId}${seq}`,
-      sequence_number: String(seq),
-      text: `Player ${seq} makes jumper`,
-      away_score: away,
-      home_score: home,
-      scoring_play: true,
-      score_value: 1,
-      participants: null,
-      wallclock: null,
-      shooting_play: true,
-      points_attempted: 1,
-      short_description: null,
-      type_id: '1',
-      type_text: 'Jump Shot',
-      period_number: 4,
-      period_display_value: null,
-      clock_display_value: '5:00',
-      team_id: seq % 2 ? HOME.id : AWAY.id,
-      coordinate_x: null,
-      coordinate_y: null,
-    };
-    events.push({
-      id: `mens:${gameId}:play.added:${play.id}`,
-      type: 'play.added',
-      league: 'mens',
-      gameId,
-      seq,
-      at: new Date().toISOString(),
-      teams: { home: HOME, away: AWAY },
-      data: { play },
-    });
+    events.push(
+      playAdded(gameId, seq, {
+        text: `Player ${seq} makes jumper`,
+        away_score: away,
+        home_score: home,
+        score_value: 1,
+        points_attempted: 1,
+        period_number: 4,
+      }),
+    );
   }
   return events;
 }

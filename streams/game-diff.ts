@@ -424,13 +424,6 @@ function rowsInOrder(
   stored: ReadonlyMap<string, PlayRecord>,
 ): PlayRow[] {
   const rows: PlayRow[] = [];
-  if (fresh.size === 0) {
-    for (const id of order) {
-      const row = stored.get(id)?.row;
-      if (row) rows.push(row);
-    }
-    return rows;
-  }
   for (const id of order) {
     const row = (fresh.get(id) ?? stored.get(id))?.row;
     if (row) rows.push(row);

@@ -156,10 +156,20 @@ export function arrowColumns(
     at += fixedBytes(type, n);
     switch (type) {
       case 'integer':
-        placed.push({ type, validityAt, valuesAt, nulls: integers(cells, n, validityAt, valuesAt) });
+        placed.push({
+          type,
+          validityAt,
+          valuesAt,
+          nulls: numbers(cells, n, validityAt, ints32, valuesAt >> 2),
+        });
         break;
       case 'double':
-        placed.push({ type, validityAt, valuesAt, nulls: doubles(cells, n, validityAt, valuesAt) });
+        placed.push({
+          type,
+          validityAt,
+          valuesAt,
+          nulls: numbers(cells, n, validityAt, floats64, valuesAt >> 3),
+        });
         break;
       case 'logical':
         placed.push({ type, validityAt, valuesAt, nulls: booleans(cells, n, validityAt, valuesAt) });
@@ -217,11 +227,18 @@ function columnData(buffer: ArrayBuffer, c: Placed, n: number, textAt: number): 
   }
 }
 
-/** Writes an integer column's values and validity bits into the scratch; returns its null count. */
-function integers(cells: readonly ColumnCell[], n: number, validityAt: number, valuesAt: number): number {
+/**
+ * Writes a numeric column's values (into `values`, the scratch seen as Int32 or Float64, from
+ * element `base`) and validity bits into the scratch; returns its null count.
+ */
+function numbers(
+  cells: readonly ColumnCell[],
+  n: number,
+  validityAt: number,
+  values: Int32Array | Float64Array,
+  base: number,
+): number {
   const bits = bytes8;
-  const values = ints32;
-  const base = valuesAt >> 2;
   let nulls = 0;
   for (let i = 0; i < n; i++) {
     const v = cells[i];
@@ -233,23 +250,7 @@ function integers(cells: readonly ColumnCell[], n: number, validityAt: number, v
   return nulls;
 }
 
-/** As `integers`, for a double column. */
-function doubles(cells: readonly ColumnCell[], n: number, validityAt: number, valuesAt: number): number {
-  const bits = bytes8;
-  const values = floats64;
-  const base = valuesAt >> 3;
-  let nulls = 0;
-  for (let i = 0; i < n; i++) {
-    const v = cells[i];
-    if (typeof v === 'number') {
-      values[base + i] = v;
-      bits[validityAt + (i >> 3)]! |= 1 << (i & 7);
-    } else nulls++;
-  }
-  return nulls;
-}
-
-/** As `integers`, for a logical column (values as bits too). */
+/** As `numbers`, for a logical column (values as bits too). */
 function booleans(cells: readonly ColumnCell[], n: number, validityAt: number, valuesAt: number): number {
   const bits = bytes8;
   let nulls = 0;

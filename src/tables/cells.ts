@@ -133,8 +133,8 @@ export function toSeasonYear(value: unknown): number | null {
 
 /**
  * A list of logo images as its URLs joined with `|`: the one encoding of every logo column
- * (`team_logos`, `league_logos`, `college_logos`, `logos`). The spec fixes `team_logos` so, and a
- * URL never holds `|`; every other list is JSON text.
+ * (`team_logos`, `league_logos`, `college_logos`, `logos`). `team_logos` has always been sent so,
+ * analysts' code splits it on `|`, and a URL never holds `|`; every other list is JSON text.
  */
 export function toLogoList(value: unknown): string | null {
   if (typeof value === 'string') return toCharacter(value);

@@ -2,8 +2,8 @@ import type { League } from '../core/leagues.js';
 
 /**
  * The building blocks of a declared table: column types, groups of columns of one type, and the
- * row type a list of groups describes. `schema.ts` (the spec's tables) and `schema-operations.ts`
- * (the tables of the operations the spec leaves undescribed) are written with them.
+ * row type a list of groups describes. `schema.ts` (the named tables: scoreboard, summary,
+ * reference) and `schema-operations.ts` (the tables of the other operations) are written with them.
  */
 
 export type ColumnType = 'character' | 'integer' | 'double' | 'logical';

@@ -7,7 +7,7 @@ import type { Frame, Layout } from './frame.js';
 import type { TableName } from './schema.js';
 
 /**
- * The list operations the spec leaves undescribed: transactions, groups, league statistics and
+ * The list operations beyond the named tables: transactions, groups, league statistics and
  * team leaders, the draft, the team record, depth charts and team history. Each reads one
  * declared list of its payload, one row per item; keys beyond the table's columns go to `extra`.
  */

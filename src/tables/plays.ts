@@ -67,7 +67,7 @@ function inSchemaOrder(
 
 /**
  * The `plays` table column by column, for the Arrow flavour: the cells `playRow` gives, converted
- * the same way (test/tables/arrow-agreement.test.ts compares the two on every recorded summary),
+ * the same way (test/tables/arrow-columns.test.ts compares the two on every recorded summary),
  * without a row object per play; `participants` stays a list, its JSON written with the column.
  */
 export function playColumns(raw: unknown, league: League): { data: ColumnCell[][]; length: number } {

@@ -14,8 +14,9 @@ export {
 
 /**
  * The one schema of every table: exact column names, order and types, the contract that analysts'
- * code is written against (the spec's tables are those of the R and Python ESPN packages; the
- * other operations' tables are in `schema-operations.ts`). Parsers, `columnsFor`, the Arrow
+ * code is written against (the named tables keep the columns of the R and Python ESPN packages, so
+ * code written for those reads them unchanged; the other operations' tables are in
+ * `schema-operations.ts`). Parsers, `columnsFor`, the Arrow
  * builder, the conformance tests and `docs/tables.md` all read this file.
  *
  * Column order rule: a table's columns are declared in groups by type, and come group by group,
@@ -495,8 +496,7 @@ const STANDINGS = [
 ] as const;
 
 /**
- * Every declared table, by name: the spec's tables, then those of the operations the spec leaves
- * undescribed. Roster has one list per league: the two leagues' rosters differ.
+ * Every declared table, by name: the named tables, then those of the other operations. Roster has one list per league: the two leagues' rosters differ.
  */
 export const SCHEMA = {
   scoreboard: SCOREBOARD,

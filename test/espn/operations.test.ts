@@ -59,7 +59,7 @@ describe.skipIf(!HAVE_SPEC)('the registry against the spec endpoint table', () =
       );
       expect([...op.params]).toEqual(row.params.map((p) => p.client));
 
-      // The URL with only the path parameters: the spec's path, no query string. An operation with
+      // The URL with only the path parameters: the documented path, no query string. An operation with
       // a required query parameter (the summary's event) refuses that call before any request.
       const pathOnly = Object.fromEntries(pathParams.map((p) => [p.client, SAMPLE[p.client] as string]));
       let expectedPath = specPath(row.path, league);

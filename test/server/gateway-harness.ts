@@ -143,7 +143,7 @@ export interface SseMessage {
   at?: number;
 }
 
-/** Parses one SSE message block the way the spec says, keeping comments (heartbeats) visible. */
+/** Parses one SSE message block as an EventSource would, keeping comments (heartbeats) visible. */
 function parseSseBlock(block: string): SseMessage {
   const m: SseMessage = {};
   for (const line of block.split('\n')) {
