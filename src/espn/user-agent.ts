@@ -2,7 +2,8 @@ import { DEFAULT_USER_AGENT } from '../core/version.js';
 
 /**
  * The User-Agent forms ESPN's edge answers with a 403 (measured 2026-08-04), checked when a client
- * is created so a blocked agent fails at start-up rather than on every request.
+ * is created so a blocked agent fails at start-up rather than on every request. The simulator's
+ * edge blocks by the same list, so both change together when ESPN's does.
  */
 
 /** The form the edge accepts, as messages state it. */
@@ -16,6 +17,7 @@ const BLOCKED: readonly {
   readonly named?: true;
 }[] = [
   { form: 'an empty agent', test: (a) => a.trim() === '' },
+  // Every current browser's agent starts with the Mozilla token.
   { form: 'a browser agent (Mozilla/...)', named: true, test: (a) => /^Mozilla\//.test(a) },
   { form: 'node-fetch', named: true, test: (a) => /^node-fetch\b/i.test(a) },
   { form: 'Deno', named: true, test: (a) => /^Deno\b/.test(a) },

@@ -3,11 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../../src/core/errors.js';
 import { upstreamAnomalies } from '../../src/core/metrics.js';
 import { easternDay, easternInstant } from '../../src/espn/eastern-day.js';
-import type { GameEvent } from '../../src/model/events.js';
 import { parseEasternTime, previousDay, previousDayToRead } from '../../streams/date-seam.js';
 import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
-import { createMemoryBus } from '../../src/bus/memory.js';
-import { Script, VirtualClock } from './helpers.js';
+import { Script, scriptedEngine, VirtualClock } from './helpers.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -101,17 +99,8 @@ describe('the scoreboard poller across the Eastern date seam', () => {
   });
 
   function engineOn(script: Script, clock: VirtualClock, options: Partial<EngineOptions> = {}) {
-    const engine = createEngine({
-      client: script.client,
-      leagues: ['mens'],
-      bus: options.bus ?? createMemoryBus({ now: () => clock.now() }),
-      scheduler: clock,
-      random: () => 0.5,
-      ...options,
-    });
+    const { engine, events } = scriptedEngine(script, clock, options);
     engines.push(engine);
-    const events: GameEvent[] = [];
-    engine.events$.subscribe((e) => events.push(e));
     engine.start();
     return { engine, events };
   }

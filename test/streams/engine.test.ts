@@ -5,7 +5,7 @@ import { BusUnavailableError, InvalidOptionsError } from '../../src/core/errors.
 import { eventsEmitted, pollErrors, trackedGames } from '../../src/core/metrics.js';
 import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
 import type { GameEvent } from '../../src/model/events.js';
-import { Script, VirtualClock, type ScriptGame } from './helpers.js';
+import { Script, scriptedEngine, VirtualClock, type ScriptGame } from './helpers.js';
 
 const START = Date.UTC(2025, 0, 1, 0, 0);
 const MIN = 60_000;
@@ -17,18 +17,8 @@ afterEach(async () => {
 
 function setup(options: Partial<EngineOptions> = {}, clock = new VirtualClock(START)) {
   const script = new Script(clock);
-  const bus = options.bus ?? createMemoryBus({ now: () => clock.now() });
-  const engine = createEngine({
-    client: script.client,
-    leagues: ['mens'],
-    bus,
-    scheduler: clock,
-    random: () => 0.5,
-    ...options,
-  });
+  const { bus, engine, events } = scriptedEngine(script, clock, options);
   engines.push(engine);
-  const events: GameEvent[] = [];
-  engine.events$.subscribe((e) => events.push(e));
   return { clock, script, bus, engine, events };
 }
 

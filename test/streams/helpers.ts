@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { easternDay } from '../../src/espn/eastern-day.js';
 import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import { DEFAULT_FINISHED_GAME_TTL_MS, resolveIntervals } from '../../streams/engine-config.js';
+import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
 import {
   createEngineContext,
   type EngineContextOptions,
@@ -374,4 +375,27 @@ export function engineContext(
     random: () => 0.5,
     ...overrides,
   });
+}
+
+/**
+ * The whole engine over a script's client, on virtual time and (unless `options.bus` gives one) a
+ * memory bus, with every event it emits collected in `events`. Not started; the caller closes it.
+ */
+export function scriptedEngine(
+  script: Script,
+  clock: VirtualClock,
+  options: Partial<EngineOptions> = {},
+): { bus: NonNullable<EngineOptions['bus']>; engine: Engine; events: GameEvent[] } {
+  const bus = options.bus ?? createMemoryBus({ now: () => clock.now() });
+  const engine = createEngine({
+    client: script.client,
+    leagues: ['mens'],
+    bus,
+    scheduler: clock,
+    random: () => 0.5,
+    ...options,
+  });
+  const events: GameEvent[] = [];
+  engine.events$.subscribe((e) => events.push(e));
+  return { bus, engine, events };
 }

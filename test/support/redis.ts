@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterEach, beforeEach } from 'vitest';
 
 /**
  * Real Redis for tests. Order: REDIS_URL when set; else a Redis 7 container via testcontainers
@@ -56,6 +57,25 @@ export async function getTestRedis(): Promise<TestRedis | undefined> {
     prefix,
     cleanup: () => deleteKeys(r.url, prefix),
   };
+}
+
+/**
+ * Hooks for a `describe` on Redis: before each test `use` gets a fresh key prefix; after it the
+ * returned closers run, newest first, and then the prefix's keys are deleted.
+ */
+export function redisPerTest(use: (redis: TestRedis) => void): Array<() => Promise<void>> {
+  const closers: Array<() => Promise<void>> = [];
+  let current: TestRedis | undefined;
+  beforeEach(async () => {
+    current = await getTestRedis();
+    if (!current) throw new Error('Redis went away after the file found it');
+    use(current);
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    await current?.cleanup();
+  });
+  return closers;
 }
 
 /** Deletes every key under `prefix` (tests and benchmarks leave nothing behind on a shared Redis). */

@@ -1,10 +1,10 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { alertsStale } from '../../../src/core/metrics.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
 import { EVENTS_QUEUE, bullPrefix } from '../../../workers/queues.js';
-import { getTestRedis, type TestRedis } from '../../support/redis.js';
+import { getTestRedis, redisPerTest, type TestRedis } from '../../support/redis.js';
 import { GameScript } from '../../support/events.js';
 import { SECRET, expectedAlertIds, startPipeline } from '../pipeline.js';
 import { startReceiver } from '../../support/receiver.js';
@@ -29,15 +29,8 @@ function seesawGame(start = Date.now() - 60_000): GameScript {
 }
 
 describe.skipIf(!available)('alert worker (real Redis)', () => {
-  let redis: TestRedis;
-  const closers: Array<() => Promise<void>> = [];
-  beforeEach(async () => {
-    redis = (await getTestRedis())!;
-  });
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await redis.cleanup();
-  });
+  let redis!: TestRedis;
+  const closers = redisPerTest((r) => (redis = r));
 
   it('two workers with 4-way concurrency evaluate each game in seq order and alert once', async () => {
     const rulesFile = {

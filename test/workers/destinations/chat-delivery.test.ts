@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
 import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../../../workers/queues.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registry } from '../../../src/core/metrics.js';
 import { webhooksFailed, webhooksRetry } from '../../../src/cli/webhooks.js';
 import type { Alert } from '../../../workers/alerts/types.js';
@@ -15,7 +15,7 @@ import type { ChatKind } from '../../../workers/destinations/schema.js';
 import type { ChatSubscriber } from '../../../workers/rules-file.js';
 import { openFailedDeliveries } from '../../../workers/webhooks/failed.js';
 import { GameScript } from '../../support/events.js';
-import { getTestRedis, type TestRedis } from '../../support/redis.js';
+import { getTestRedis, redisPerTest, type TestRedis } from '../../support/redis.js';
 import { waitFor } from '../../support/wait-for.js';
 import {
   CHAT_KINDS,
@@ -89,15 +89,8 @@ async function captureStdout(run: () => Promise<unknown>): Promise<string> {
 }
 
 describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms on loopback)', () => {
-  let redis: TestRedis;
-  const closers: Array<() => Promise<void>> = [];
-  beforeEach(async () => {
-    redis = (await getTestRedis())!;
-  });
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await redis.cleanup();
-  });
+  let redis!: TestRedis;
+  const closers = redisPerTest((r) => (redis = r));
 
   async function run(
     kind: ChatKind,

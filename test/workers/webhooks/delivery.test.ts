@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerWebhooks } from '../../../src/cli/webhooks.js';
 import { openFailedDeliveries } from '../../../workers/webhooks/failed.js';
 import { verifySignature } from '../../../workers/webhooks/signature.js';
-import { getTestRedis, type TestRedis } from '../../support/redis.js';
+import { getTestRedis, redisPerTest, type TestRedis } from '../../support/redis.js';
 import {
   ALERTING_RULES as RULES,
   SECRET,
@@ -26,15 +26,8 @@ function byKey(received: Received[]): Map<string, number> {
 }
 
 describe.skipIf(!redisAvailable)('webhook delivery (real Redis, loopback receivers)', () => {
-  let redis: TestRedis;
-  const closers: Array<() => Promise<void>> = [];
-  beforeEach(async () => {
-    redis = (await getTestRedis())!;
-  });
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await redis.cleanup();
-  });
+  let redis!: TestRedis;
+  const closers = redisPerTest((r) => (redis = r));
 
   it('a receiver that fails its first 3 responses gets every delivery exactly once', async () => {
     const receiver = await startReceiver((n) => (n < 3 ? 503 : 200));
