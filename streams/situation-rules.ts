@@ -15,17 +15,24 @@ export interface SituationRules {
   lastMinutesSeconds: number;
   /** Personal fouls that disqualify a player. */
   foulOut: number;
+  /** Flagrant fouls type 1 that eject a player (a single flagrant 2 always does). */
+  flagrantOneEjection: number;
   timeouts: {
     /** Team timeouts for regulation. */
     regulation: number;
     /** Most a team may take in the 4th period (null: no such cap). */
     fourthPeriodMax: number | null;
-    /** Most a team may take after this many seconds are left in the 4th (null: no such cap). */
+    /**
+     * Most a team may take after the later of this many seconds left in the 4th and the end of its
+     * second mandatory timeout (null: no such cap).
+     */
     lateFourth: { seconds: number; max: number } | null;
-    /** Team timeouts per overtime period (null: the rule's number is not known here). */
-    perOvertime: number | null;
+    /** Team timeouts per overtime period; none are carried over from regulation or between them. */
+    perOvertime: number;
     /** Reset timeouts in the last two minutes of the 4th and of each overtime (null: none). */
     resetPerClosingPeriod: number | null;
+    /** The closing time of the 4th and of each overtime in which a reset timeout may be used, seconds. */
+    resetWindowSeconds: number;
   };
 }
 
@@ -35,12 +42,14 @@ const NBA: SituationRules = {
   foulsWithoutPenalty: { regulation: 4, overtime: 3 },
   lastMinutesSeconds: 120,
   foulOut: 6,
+  flagrantOneEjection: 2,
   timeouts: {
     regulation: 7,
     fourthPeriodMax: 4,
     lateFourth: { seconds: 180, max: 2 },
     perOvertime: 2,
     resetPerClosingPeriod: null,
+    resetWindowSeconds: 120,
   },
 };
 
@@ -50,12 +59,16 @@ const WNBA: SituationRules = {
   foulsWithoutPenalty: { regulation: 4, overtime: 3 },
   lastMinutesSeconds: 120,
   foulOut: 6,
+  flagrantOneEjection: 2,
   timeouts: {
     regulation: 5,
     fourthPeriodMax: null,
     lateFourth: null,
-    perOvertime: null,
+    // The 2024 change replaced each overtime's one full and one 20-second timeout by two team
+    // timeouts (docs/events.md gives the sources and what could be checked).
+    perOvertime: 2,
     resetPerClosingPeriod: 1,
+    resetWindowSeconds: 120,
   },
 };
 
@@ -102,7 +115,9 @@ function classifyType(type: string): PlayKind {
   const text = type.toLowerCase().replace(/\s+/g, ' ').trim();
   if (text === '' || text.includes('turnover') || text.includes('free throw')) return 'other';
   if (text.includes('timeout')) {
-    if (text.includes('official') || text.includes('tv ')) return 'other';
+    // Mandatory timeouts are the official scorer's, charged to no team (the situation reads them
+    // as the start of the NBA's late cap: isMandatoryTimeout).
+    if (text.includes('official') || text.includes('tv ') || text.includes('mandatory')) return 'other';
     // ESPN types the WNBA's reset timeout "No Timeout" (its play text reads "<Team> timeout").
     if (text === 'no timeout') return 'reset-timeout';
     return 'timeout';
@@ -124,7 +139,18 @@ export function chargesEveryParticipant(row: PlayRow): boolean {
   return (row.type_text ?? '').toLowerCase().includes('double');
 }
 
-export function isFlagrantTwo(row: PlayRow): boolean {
+/** The flagrant level of a foul play ("Flagrant Foul Type 1" → 1), null for any other play. */
+export function flagrantLevel(row: PlayRow): 1 | 2 | null {
   const text = (row.type_text ?? '').toLowerCase();
-  return text.includes('flagrant') && text.includes('2');
+  if (!text.includes('flagrant')) return null;
+  const level = /\b([12])\b/.exec(text)?.[1];
+  return level === '2' ? 2 : level === '1' ? 1 : null;
+}
+
+/**
+ * True for a play that records a mandatory timeout, by its type or its text. None of the recorded
+ * games has one (ESPN's NBA feeds list team timeouts only), so this reads any wording that names it.
+ */
+export function isMandatoryTimeout(row: PlayRow): boolean {
+  return /mandatory/i.test(row.type_text ?? '') || /mandatory/i.test(row.text ?? '');
 }

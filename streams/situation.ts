@@ -5,7 +5,8 @@ import type { RosterEntry } from './situation-roster.js';
 import {
   chargesEveryParticipant,
   classifyPlay,
-  isFlagrantTwo,
+  flagrantLevel,
+  isMandatoryTimeout,
   rulesFor,
   type PlayKind,
   type SituationRules,
@@ -35,11 +36,18 @@ interface TeamCount {
   fouls: number;
   lateFouls: number;
   timeoutsByPeriod: Map<number, number>;
-  /** Timeouts in the 4th period's closing minutes (the NBA's late cap). */
+  /** Timeouts in the 4th period's closing minutes, after its second mandatory timeout (the NBA's late cap). */
   lateFourthTimeouts: number;
   resets: number;
   resetsInPeriod: number;
-  players: Map<string, { fouls: number; technicals: number; flagrantTwo: boolean }>;
+  players: Map<string, PlayerCount>;
+}
+
+interface PlayerCount {
+  fouls: number;
+  technicals: number;
+  flagrantOnes: number;
+  flagrantTwo: boolean;
 }
 
 /**
@@ -56,6 +64,8 @@ export function computeSituation(input: SituationInput): GameSituation {
     for (const f of facts) if (f.period !== null && (period === null || f.period > period)) period = f.period;
   }
   const now = currentClock(facts, period, input.clock);
+  const late = rules.timeouts.lateFourth;
+  const lateStart = late ? lateCapStart(facts, rules.periods, late.seconds) : null;
 
   const home = emptyCount(input.teams.home.id);
   const away = emptyCount(input.teams.away.id);
@@ -74,8 +84,7 @@ export function computeSituation(input: SituationInput): GameSituation {
         continue;
       }
       team.timeoutsByPeriod.set(p, (team.timeoutsByPeriod.get(p) ?? 0) + 1);
-      const late = rules.timeouts.lateFourth;
-      if (late && p === rules.periods && clock !== null && clock < late.seconds) team.lateFourthTimeouts++;
+      if (lateStart && p === rules.periods && isAfter(f, lateStart)) team.lateFourthTimeouts++;
       continue;
     }
     if (kind === 'team-foul' && team && p !== null && p === period) {
@@ -86,10 +95,16 @@ export function computeSituation(input: SituationInput): GameSituation {
       // A double foul's players are on both teams: the box score says whose each is.
       const owner = byTeam(input.roster?.get(athlete)?.teamId ?? (i === 0 ? f.team : null));
       if (!owner) return;
-      const player = owner.players.get(athlete) ?? { fouls: 0, technicals: 0, flagrantTwo: false };
+      const player = owner.players.get(athlete) ?? {
+        fouls: 0,
+        technicals: 0,
+        flagrantOnes: 0,
+        flagrantTwo: false,
+      };
       if (kind === 'technical') player.technicals++;
       else player.fouls++;
-      if (f.flagrantTwo) player.flagrantTwo = true;
+      if (f.flagrant === 1) player.flagrantOnes++;
+      if (f.flagrant === 2) player.flagrantTwo = true;
       owner.players.set(athlete, player);
     });
   }
@@ -146,7 +161,11 @@ interface PlayFacts {
   team: string | null;
   /** The athletes the foul or technical is charged to. */
   charged: string[];
-  flagrantTwo: boolean;
+  flagrant: 1 | 2 | null;
+  /** A mandatory timeout (charged to no team; the start of the NBA's late cap). */
+  mandatory: boolean;
+  /** The play's place in the game's order, for plays at the same clock. */
+  sequence: number;
 }
 
 // Rows are kept as the same objects from poll to poll until the play changes (a changed play is
@@ -166,7 +185,9 @@ function factsOf(row: PlayRow): PlayFacts {
       clock: toClockSeconds(row.clock_display_value),
       team: row.team_id,
       charged: chargesEveryParticipant(row) ? charged : charged.slice(0, 1),
-      flagrantTwo: isFlagrantTwo(row),
+      flagrant: kind === 'team-foul' || kind === 'personal-foul' ? flagrantLevel(row) : null,
+      mandatory: isMandatoryTimeout(row),
+      sequence: Number(row.sequence_number),
     };
     factsCache.set(row, f);
   }
@@ -208,6 +229,37 @@ function currentClock(
   return low;
 }
 
+/** A moment of the game: a clock in the period, and the play's sequence for plays at that clock. */
+interface Moment {
+  clock: number;
+  sequence: number;
+}
+
+/**
+ * Where the NBA's late cap starts counting: "after the later of the 3:00 mark of the 4th and the
+ * end of its second mandatory timeout". A mandatory timeout under `seconds` is after the 3:00
+ * mark, so it is the second one; the latest such play is the start. Without one, the 3:00 mark.
+ */
+function lateCapStart(facts: readonly PlayFacts[], periods: number, seconds: number): Moment {
+  let start: Moment = { clock: seconds, sequence: Number.POSITIVE_INFINITY };
+  for (const f of facts) {
+    if (!f.mandatory || f.period !== periods || f.clock === null || f.clock >= seconds) continue;
+    if (f.clock < start.clock || (f.clock === start.clock && f.sequence > start.sequence))
+      start = { clock: f.clock, sequence: f.sequence };
+  }
+  return start;
+}
+
+/**
+ * True when a play comes after the moment: a lower clock, or the same clock and a later sequence.
+ * A mandatory timeout is not after itself: the timeouts counted are those after its end.
+ */
+function isAfter(f: PlayFacts, m: Moment): boolean {
+  if (f.clock === null) return false;
+  if (f.clock !== m.clock) return f.clock < m.clock;
+  return Number.isFinite(m.sequence) && f.sequence > m.sequence;
+}
+
 /**
  * True when the team has used up the team fouls it may commit without penalty in the period:
  * the limit of the period (regulation or overtime), or its one foul of the last two minutes.
@@ -234,7 +286,7 @@ function timeoutsOf(
   }
   let remaining: number | null;
   if (period !== null && period > rules.periods) {
-    remaining = t.perOvertime === null ? null : t.perOvertime - (team.timeoutsByPeriod.get(period) ?? 0);
+    remaining = t.perOvertime - (team.timeoutsByPeriod.get(period) ?? 0);
   } else {
     remaining = t.regulation - regulation;
     if (period === rules.periods) {
@@ -245,16 +297,32 @@ function timeoutsOf(
       }
     }
   }
-  const perReset = t.resetPerClosingPeriod;
-  const closing = period !== null && period >= rules.periods;
   return {
     taken,
     remaining: remaining === null ? null : Math.max(0, remaining),
-    reset:
-      perReset === null
-        ? null
-        : { taken: team.resets, remaining: Math.max(0, perReset - (closing ? team.resetsInPeriod : 0)) },
+    reset: resetOf(team, period, now, rules),
   };
+}
+
+/**
+ * The reset timeout: one in the last two minutes of the 4th and one in those of each overtime,
+ * never carried. Before its window, `remaining` is the one the team will have in the next window
+ * (1) and `available` is false; in the window it is what is left of the period's one.
+ */
+function resetOf(
+  team: TeamCount,
+  period: number | null,
+  now: number | null,
+  rules: SituationRules,
+): NonNullable<TeamSituation['timeouts']['reset']> | null {
+  const per = rules.timeouts.resetPerClosingPeriod;
+  if (per === null) return null;
+  const closing = period !== null && period >= rules.periods;
+  const left = Math.max(0, per - (closing ? team.resetsInPeriod : 0));
+  // A reset already taken in the period shows its window is open, whatever clock is known.
+  const open =
+    closing && ((now !== null && now < rules.timeouts.resetWindowSeconds) || team.resetsInPeriod > 0);
+  return { taken: team.resets, remaining: left, available: open && left > 0 };
 }
 
 function playersOf(
@@ -270,7 +338,11 @@ function playersOf(
     out[id] = {
       fouls: p.fouls,
       technicals: p.technicals,
-      disqualified: p.fouls >= rules.foulOut || p.technicals >= 2 || p.flagrantTwo,
+      disqualified:
+        p.fouls >= rules.foulOut ||
+        p.technicals >= 2 ||
+        p.flagrantTwo ||
+        p.flagrantOnes >= rules.flagrantOneEjection,
       name: listed?.name ?? before?.name ?? null,
       jersey: listed?.jersey ?? before?.jersey ?? null,
     };
@@ -302,7 +374,8 @@ function sameTimeouts(a: TeamSituation['timeouts'], b: TeamSituation['timeouts']
     a.taken === b.taken &&
     a.remaining === b.remaining &&
     a.reset?.taken === b.reset?.taken &&
-    a.reset?.remaining === b.reset?.remaining
+    a.reset?.remaining === b.reset?.remaining &&
+    a.reset?.available === b.reset?.available
   );
 }
 

@@ -128,7 +128,7 @@ export interface PlayerFouls {
   fouls: number;
   /** Unsportsmanlike technical fouls charged to the player. */
   technicals: number;
-  /** Six personal fouls, two technicals or a flagrant foul type 2: the player is out of the game. */
+  /** Six personal fouls, two technicals, two flagrant 1s or a flagrant 2: out of the game. */
   disqualified: boolean;
   name: string | null;
   jersey: string | null;
@@ -143,10 +143,14 @@ export interface TeamSituation {
   bonus: boolean;
   timeouts: {
     taken: number;
-    /** Null where the league's rule gives no number. */
+    /** Null only in situations stored by versions that gave a WNBA overtime no number. */
     remaining: number | null;
-    /** The WNBA's reset timeouts; null in the NBA. */
-    reset: { taken: number; remaining: number } | null;
+    /**
+     * The WNBA's reset timeout; null in the NBA. `remaining`: left in the current window (the last
+     * two minutes of the 4th or of an overtime), or the one to come before it; `available`: it may
+     * be called now.
+     */
+    reset: { taken: number; remaining: number; available: boolean } | null;
   };
   /** Players charged with at least one foul or technical, by ESPN athlete id. */
   players: Record<string, PlayerFouls>;

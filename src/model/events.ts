@@ -150,7 +150,10 @@ export interface PlayerFouls {
   fouls: number;
   /** Unsportsmanlike technical fouls charged to the player (two eject, in both leagues). */
   technicals: number;
-  /** Six personal fouls, two technicals or a flagrant foul type 2: the player is out of the game. */
+  /**
+   * Six personal fouls (fouled out), two technicals, two flagrant fouls type 1 or one flagrant
+   * foul type 2 (ejected): the player is out of the game.
+   */
   disqualified: boolean;
   /** From the summary's box score when it lists the player, else null. */
   name: string | null;
@@ -172,13 +175,18 @@ export interface TeamSituation {
   timeouts: {
     /** Charged team timeouts taken in the game so far, overtime included. */
     taken: number;
-    /** Team timeouts the team may still call now, by the league's rule; null where it gives no number. */
+    /**
+     * Team timeouts the team may still call now, by the league's rule. Null only in situations
+     * stored by versions that gave a WNBA overtime no number.
+     */
     remaining: number | null;
     /**
-     * The WNBA's reset timeouts (one in the last two minutes of the 4th and of each overtime);
-     * null in the NBA.
+     * The WNBA's reset timeout (one in the last two minutes of the 4th and one in those of each
+     * overtime, never carried); null in the NBA. `taken`: in the game so far. `remaining`: what is
+     * left of the current window's one, or, before a window opens, the one the team will have in it
+     * (1). `available`: true only inside the window while one is left, when it may be called.
      */
-    reset: { taken: number; remaining: number } | null;
+    reset: { taken: number; remaining: number; available: boolean } | null;
   };
   /** Players charged with at least one foul or technical, by ESPN athlete id. */
   players: Record<string, PlayerFouls>;

@@ -134,11 +134,109 @@ describe('computeSituation: timeouts', () => {
   it('WNBA: five team timeouts and one reset timeout for the end of the 4th and of each overtime', () => {
     const plays = [...timeouts('2', 2, ['5:00', '1:00']), play('No Timeout', '2', 4, '0:36')];
     const s = situation('womens', plays);
-    expect(s.away.timeouts).toEqual({ taken: 2, remaining: 3, reset: { taken: 1, remaining: 0 } });
-    expect(s.home.timeouts).toEqual({ taken: 0, remaining: 5, reset: { taken: 0, remaining: 1 } });
-    // An overtime brings a new reset; its number of team timeouts is not known here.
+    expect(s.away.timeouts).toEqual({
+      taken: 2,
+      remaining: 3,
+      reset: { taken: 1, remaining: 0, available: false },
+    });
+    expect(s.home.timeouts).toEqual({
+      taken: 0,
+      remaining: 5,
+      reset: { taken: 0, remaining: 1, available: true },
+    });
+    // An overtime brings a new reset, usable in its last two minutes only.
     const ot = situation('womens', plays, 5, '5:00');
-    expect(ot.away.timeouts).toEqual({ taken: 2, remaining: null, reset: { taken: 1, remaining: 1 } });
+    expect(ot.away.timeouts.reset).toEqual({ taken: 1, remaining: 1, available: false });
+    expect(situation('womens', plays, 5, '1:59').away.timeouts.reset?.available).toBe(true);
+  });
+
+  it('WNBA: the reset timeout can be called only in the last 2:00 of the 4th and of each overtime', () => {
+    // Before the window the team holds the one it will get (remaining 1), not yet callable.
+    for (const [period, clock] of [
+      [1, '9:00'],
+      [3, '0:30'],
+      [4, '2:01'],
+      [4, '2:00'],
+    ] as const) {
+      expect(situation('womens', [], period, clock).home.timeouts.reset).toEqual({
+        taken: 0,
+        remaining: 1,
+        available: false,
+      });
+    }
+    expect(situation('womens', [], 4, '1:59').home.timeouts.reset?.available).toBe(true);
+    // The play clock counts when it is ahead of the header's.
+    expect(
+      situation('womens', [play('Jump Shot', '1', 4, '1:10')], 4, '3:00').home.timeouts.reset?.available,
+    ).toBe(true);
+    // Used: none left in the 4th; a new one in the overtime's last two minutes; never carried.
+    const used = [play('No Timeout', '1', 4, '0:40')];
+    expect(situation('womens', used, 4, '0:20').home.timeouts.reset).toEqual({
+      taken: 1,
+      remaining: 0,
+      available: false,
+    });
+    expect(situation('womens', used, 5, '1:30').home.timeouts.reset).toEqual({
+      taken: 1,
+      remaining: 1,
+      available: true,
+    });
+    expect(
+      situation('womens', [...used, play('No Timeout', '1', 5, '0:10')], 6, '4:00').home.timeouts.reset,
+    ).toEqual({
+      taken: 2,
+      remaining: 1,
+      available: false,
+    });
+  });
+
+  it('WNBA overtime: two team timeouts in each overtime period, whatever regulation left', () => {
+    // All five regulation timeouts used, then two in the first overtime: none left in it.
+    const regulation = timeouts('1', 4, ['9:00', '8:00', '7:00', '6:00', '5:00']);
+    expect(situation('womens', regulation, 4, '1:00').home.timeouts.remaining).toBe(0);
+    expect(situation('womens', regulation, 5, '5:00').home.timeouts.remaining).toBe(2);
+    const one = [...regulation, play('Full Timeout', '1', 5, '3:00')];
+    expect(situation('womens', one).home.timeouts).toMatchObject({ taken: 6, remaining: 1 });
+    const two = [...one, play('Full Timeout', '1', 5, '0:40')];
+    expect(situation('womens', two).home.timeouts).toMatchObject({ taken: 7, remaining: 0 });
+    // Unused overtime timeouts are not carried into the next overtime.
+    expect(situation('womens', regulation, 6, '5:00').home.timeouts.remaining).toBe(2);
+    // A recording with more than the rule allows (a misrecorded play) never shows a negative count.
+    const three = [...two, play('Full Timeout', '1', 5, '0:20')];
+    expect(situation('womens', three).home.timeouts.remaining).toBe(0);
+  });
+
+  it("NBA: the late cap counts from the later of 3:00 and the 4th's second mandatory timeout", () => {
+    const mandatory = (clock: string) => {
+      serial++;
+      return playRow(serial, {
+        type_text: 'Mandatory Timeout',
+        text: 'Mandatory timeout',
+        team_id: null,
+        period_number: 4,
+        clock_display_value: clock,
+        sequence_number: String(serial),
+      });
+    };
+    // Without a mandatory-timeout play: the 3:00 mark. A timeout at 2:50 is one of the two.
+    const early = timeouts('1', 4, ['2:50']);
+    expect(situation('mens', early, 4, '2:00').home.timeouts.remaining).toBe(1);
+    // The second mandatory timeout at 2:40 (no dead ball between 3:00 and it): the 2:50 timeout
+    // comes before its end, so both late timeouts are still there.
+    const marked = [...early, mandatory('2:40')];
+    expect(situation('mens', marked, 4, '2:00').home.timeouts.remaining).toBe(2);
+    // The ones after it count.
+    const after = [...marked, play('Full Timeout', '1', 4, '1:30')];
+    expect(situation('mens', after, 4, '1:00').home.timeouts.remaining).toBe(1);
+    // A mandatory timeout is charged to nobody.
+    expect(situation('mens', marked).home.timeouts.taken).toBe(1);
+    expect(situation('mens', [mandatory('2:40')]).away.timeouts.taken).toBe(0);
+    // A mandatory timeout before the 3:00 mark (the first one, or an early second) changes nothing.
+    const before = [...early, mandatory('6:50')];
+    expect(situation('mens', before, 4, '2:00').home.timeouts.remaining).toBe(1);
+    // A team timeout at the same clock as the mandatory one, entered after it, counts.
+    const same = [mandatory('2:40'), play('Full Timeout', '1', 4, '2:40')];
+    expect(situation('mens', same, 4, '2:00').home.timeouts.remaining).toBe(1);
   });
 
   it('official timeouts are charged to nobody', () => {
@@ -174,6 +272,25 @@ describe('computeSituation: players', () => {
     expect(techs.away.players.b).toMatchObject({ fouls: 0, technicals: 2, disqualified: true, name: null });
     const flagrant = situation('womens', [play('Flagrant Foul Type 2', '2', 1, '5:00', 'c')]);
     expect(flagrant.away.players.c).toMatchObject({ fouls: 1, disqualified: true });
+    // Two flagrant fouls type 1 eject too; one does not.
+    const f1 = (clock: string) => play('Flagrant Foul Type 1', '2', 3, clock, 'd');
+    expect(situation('mens', [f1('9:00')]).away.players.d).toMatchObject({ fouls: 1, disqualified: false });
+    for (const league of ['mens', 'womens'] as const) {
+      expect(situation(league, [f1('9:00'), f1('4:00')]).away.players.d).toMatchObject({
+        fouls: 2,
+        disqualified: true,
+      });
+    }
+    // Their free throws are not flagrant fouls of anybody.
+    const shots = ['Free Throw - Flagrant 1 of 2', 'Free Throw - Flagrant 2 of 2'].map((t) =>
+      play(t, '1', 3, '9:00', 'e'),
+    );
+    expect(situation('mens', [f1('9:00'), ...shots]).home.players.e).toBeUndefined();
+    // A flagrant 1 and a flagrant 2 of others on the team do not add up for this player.
+    expect(
+      situation('mens', [f1('9:00'), play('Flagrant Foul Type 1', '2', 3, '8:00', 'x')]).away.players.d
+        ?.disqualified,
+    ).toBe(false);
     // Keeps a name a later box score no longer lists.
     const later = computeSituation({
       league: 'mens',
@@ -326,7 +443,7 @@ describe('situation.changed through the diff', () => {
     expect(s.meta.snapshot?.situation?.home.timeouts).toEqual({
       taken: 0,
       remaining: 5,
-      reset: { taken: 0, remaining: 1 },
+      reset: { taken: 0, remaining: 1, available: false },
     });
   });
 });
@@ -445,6 +562,8 @@ const KNOWN_TIMEOUT_TYPES: Record<string, string> = {
   'Official Timeout': 'other',
   'No Timeout': 'reset-timeout',
 };
+
+// No recorded game has a mandatory-timeout play: the late cap's start is tested on plays built above.
 
 /** PF per athlete id from the summary's box score. */
 function boxScoreFouls(raw: Json): Map<string, number> {
