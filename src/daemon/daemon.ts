@@ -23,6 +23,7 @@ import {
 } from '../server/routes/index.js';
 import type { RouteHandler } from '../server/http-types.js';
 import { createDaemonServer, type DaemonServer } from '../server/server.js';
+import { createFirstPaint } from '../server/overlay-first-paint.js';
 import { overlayRoute } from '../server/overlay-page.js';
 import { clientScriptRoute } from '../server/client-script.js';
 import { alertMomentRules } from './moment-rules.js';
@@ -131,7 +132,10 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
       logger: logger.child({ component: 'http' }),
       ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
     }),
-    overlayRoute({ moments: { rules: alertMomentRules(options.momentRules), bus } }),
+    overlayRoute({
+      moments: { rules: alertMomentRules(options.momentRules), bus },
+      firstPaint: createFirstPaint(engine.snapshots, bus),
+    }),
     clientScriptRoute(),
     ...(options.routes ?? []),
   ];

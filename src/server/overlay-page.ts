@@ -5,8 +5,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidParamsError } from '../core/errors.js';
 import { isLeague, type League } from '../core/leagues.js';
+import type { GameSnapshot } from '../model/events.js';
 import { OFFSET_PATTERN, type Bus } from '../bus/types.js';
 import { sendError, type RouteHandler } from './http-types.js';
+import type { FirstPaint } from './overlay-first-paint.js';
 import { createMomentsSource, type MomentRules, type MomentsSource } from './overlay-moments.js';
 import { checkOverlayQuery, type OverlayPage } from './overlay-params.js';
 
@@ -21,7 +23,8 @@ import { checkOverlayQuery, type OverlayPage } from './overlay-params.js';
  * - `GET /overlay/assets/<file>`: the pages' scripts and styles.
  *
  * Assets are plain files served from memory, so the pages need no build step and nothing from
- * outside the daemon. A page's query is checked before it is served (`overlay-params.ts`).
+ * outside the daemon. The scorebug page carries the game's snapshot when the daemon has one, so it
+ * shows the game on its first paint. A page's query is checked before it is served (`overlay-params.ts`).
  * `sendOverlayRefusal` is the pages' answer to a request the token check refuses, for the server
  * to send in place of its JSON error.
  */
@@ -74,7 +77,12 @@ export interface OverlayRouteOptions {
    * them the lower-third page is still served but finds no moments (`/moments` answers 404).
    */
   moments?: { rules: MomentRules; bus: Pick<Bus, 'read'> };
+  /** The snapshot written into a scorebug page (`overlay-first-paint.ts`); without it, none is. */
+  firstPaint?: FirstPaint;
 }
+
+// Where the scorebug page takes its first snapshot: a JSON script element read before the first render.
+const FIRST_PAINT_SLOT = '<!-- first-paint -->';
 
 type Target =
   | { page: OverlayPage; asset: Asset }
@@ -157,6 +165,14 @@ export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
       }
     }
     const asset = target.asset;
+    if ('page' in target && target.page === 'scorebug' && options.firstPaint) {
+      const game = GAME_PATH.exec(url.pathname);
+      const snapshot = await firstSnapshot(game?.[1] as League, game?.[2] ?? '', url.searchParams);
+      if (snapshot) {
+        sendWithSnapshot(req, res, asset, snapshot);
+        return true;
+      }
+    }
     if (req.headers['if-none-match'] === asset.etag) {
       res.writeHead(304, { etag: asset.etag });
       res.end();
@@ -173,6 +189,19 @@ export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
     res.end(req.method === 'HEAD' ? undefined : asset.body);
     return true;
   };
+
+  async function firstSnapshot(
+    league: League,
+    gameId: string,
+    query: URLSearchParams,
+  ): Promise<GameSnapshot | undefined> {
+    try {
+      return await (options.firstPaint as FirstPaint)(league, gameId, Number(query.get('delay') ?? 0));
+    } catch {
+      // The bus is away: the page is served without it and its stream brings the game.
+      return undefined;
+    }
+  }
 
   async function sendMoments(
     req: IncomingMessage,
@@ -213,6 +242,28 @@ export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
+}
+
+/**
+ * The page with the game's snapshot in its slot. The body changes with the game, so it is not
+ * cached. `<` is escaped so no text of the game (a play's text) can close the script element.
+ */
+function sendWithSnapshot(
+  req: IncomingMessage,
+  res: ServerResponse,
+  asset: Asset,
+  snapshot: GameSnapshot,
+): void {
+  const json = JSON.stringify(snapshot).replace(/</g, '\\u003c');
+  const tag = `<script type="application/json" id="first-paint">${json}</script>`;
+  const body = Buffer.from(asset.body.toString('utf8').replace(FIRST_PAINT_SLOT, () => tag));
+  res.writeHead(200, {
+    'content-type': asset.type,
+    'content-length': body.length,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /** Why an overlay page was refused, as an operator setting up a browser source reads it. */

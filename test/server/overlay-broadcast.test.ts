@@ -5,6 +5,7 @@ import type { Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/simulator/index.js';
 import { MENS_FINAL, startDaemon } from '../cli/harness.js';
+import { surname } from '../../src/server/overlay/situation.js';
 import { waitFor } from '../support/wait-for.js';
 import { HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
@@ -33,7 +34,7 @@ interface ShownSide {
   score: string;
   fouls: string;
   bonus: boolean;
-  dots: number;
+  reset: boolean;
   timeoutsText: string;
 }
 
@@ -46,7 +47,7 @@ async function shownSides(
       score: q(`${s}-score`)?.textContent?.trim() ?? '',
       fouls: q(`${s}-fouls`)?.textContent?.trim() ?? '',
       bonus: (q(`${s}-bonus`)?.getClientRects().length ?? 0) > 0,
-      dots: q(`${s}-timeouts`)?.querySelectorAll('.dot').length ?? 0,
+      reset: (q(`${s}-reset`)?.getClientRects().length ?? 0) > 0,
       timeoutsText: q(`${s}-timeouts`)?.textContent?.trim() ?? '',
     });
     return {
@@ -66,24 +67,34 @@ function expectedSide(snap: GameSnapshot, side: 'home' | 'away'): ShownSide {
     score: String(snap.score[side]),
     fouls: `Fouls ${team.fouls}`,
     bonus: team.bonus,
-    dots: remaining === null ? 0 : Math.min(remaining, 7),
-    timeoutsText: remaining === null ? `TO ${team.timeouts.taken}` : '',
+    reset: team.timeouts.reset?.available ?? false,
+    timeoutsText: remaining === null ? '' : `TOL ${remaining}`,
   };
 }
 
-/** The foul-trouble line for the snapshot: every player with five fouls or more, away side first. */
+/**
+ * The foul-trouble line for the snapshot: every player with five fouls or more or out of the game,
+ * away side first, those out first; "fouled out" at six fouls, "ejected" for one out on
+ * technicals or flagrants.
+ */
 function expectedTrouble(snap: GameSnapshot): string {
   const situation = snap.situation as GameSituation;
   const parts: string[] = [];
   for (const side of ['away', 'home'] as const) {
     const players = Object.entries(situation[side].players)
-      .filter(([, p]) => p.fouls >= 5)
-      .sort((a, b) => b[1].fouls - a[1].fouls || a[0].localeCompare(b[0]));
+      .filter(([, p]) => p.fouls >= 5 || p.disqualified)
+      .sort(
+        (a, b) =>
+          Number(b[1].disqualified) - Number(a[1].disqualified) ||
+          b[1].fouls - a[1].fouls ||
+          a[0].localeCompare(b[0]),
+      );
     for (const [id, p] of players) {
-      const who = [p.jersey ? `#${p.jersey}` : '', p.name ? (p.name.split(' ').at(-1) ?? '') : `player ${id}`]
+      const who = [p.jersey ? `#${p.jersey}` : '', p.name ? surname(p.name) : `player ${id}`]
         .filter(Boolean)
         .join(' ');
-      parts.push(`${snap.teams[side].abbreviation} ${who} ${p.fouls}`);
+      const standing = !p.disqualified ? String(p.fouls) : p.fouls >= 6 ? 'fouled out' : 'ejected';
+      parts.push(`${snap.teams[side].abbreviation} ${who} ${standing}`);
     }
   }
   return parts.length ? `Foul trouble: ${parts.join(' · ')}` : '';
@@ -101,8 +112,7 @@ async function expectScorebugShows(opened: OpenPage, snap: GameSnapshot): Promis
     20_000,
     () => `the scorebug to show ${JSON.stringify(want)}, shows ${JSON.stringify(shown)}`,
   );
-  const layout = await opened.page.evaluate(() => document.getElementById('overlay')?.dataset.layout);
-  if (layout !== 'compact') expect(await text(opened.page, 'foul-trouble')).toBe(expectedTrouble(snap));
+  expect(await text(opened.page, 'foul-trouble')).toBe(expectedTrouble(snap));
 }
 
 /** Plays in the final list where the lead changes hands (ties do not end a lead), after `from`. */
@@ -182,7 +192,7 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
       await upstream?.close();
     });
 
-    it('a timeout: the team that took it has one dot less, and the dots match the daemon', async () => {
+    it('a timeout: the team that took it has one timeout left less, as the daemon counts', async () => {
       const first = playsAt(game, game.endAt + 60_000).find((p) => p.type?.text === 'Full Timeout');
       if (!first) throw new Error('the recorded game has no Full Timeout play');
       const snap = await settle(revealTime(game, first.id));
@@ -192,8 +202,11 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
       expect(situation[side === 'home' ? 'away' : 'home'].timeouts.taken).toBe(0);
       await expectScorebugShows(scorebug, snap);
       const shown = await shownSides(scorebug.page);
-      // The side that called it shows fewer dots than the other.
-      expect(shown[side].dots).toBeLessThan(shown[side === 'home' ? 'away' : 'home'].dots);
+      // The side that called it shows one timeout left less than the other.
+      const left = (t: string): number => Number(t.replace('TOL ', ''));
+      expect(left(shown[side].timeoutsText)).toBe(
+        left(shown[side === 'home' ? 'away' : 'home'].timeoutsText) - 1,
+      );
       await screenshot(scorebug, 'scorebug-timeout.png', '#overlay');
       expectClean(scorebug, base);
     }, 60_000);

@@ -87,3 +87,76 @@ export function revealTime(game: SimulatedGame, id: string): number {
   }
   return hi;
 }
+
+/** The smallest font sizes a graphic keeps at the 1080p scale (docs/overlay.md, "Sizes"). */
+export interface Minimums {
+  /** Every visible text. */
+  text: number;
+  /** Selectors whose text must be at least this large, e.g. `{ '.score': 32 }`. */
+  at?: Record<string, number>;
+}
+
+export const SCOREBUG_MINIMUMS: Minimums = {
+  text: 16,
+  at: { '.team .score': 32, '.team .abbr': 24, '.clock .time': 24 },
+};
+
+/**
+ * What is wrong with the layout inside `root`: each visible element that leaves its parent's box
+ * (by more than half a pixel), each text cut off without an ellipsis, and each visible text below
+ * its minimum size in CSS pixels (a page at the default scale: 1 CSS pixel is 1 pixel of a 1080p
+ * canvas). Empty when none.
+ */
+export async function layoutProblems(page: Page, root: string, minimums: Minimums): Promise<string[]> {
+  return page.evaluate(
+    ({ root, minimums }) => {
+      const problems: string[] = [];
+      const top = document.querySelector(root);
+      if (!top) return [`${root} is not on the page`];
+      const name = (el: Element): string =>
+        `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}${
+          el.classList.length ? `.${Array.from(el.classList).join('.')}` : ''
+        }`;
+      const visible = (el: Element): boolean =>
+        el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+      const ownText = (el: Element): string =>
+        Array.from(el.childNodes)
+          .filter((n) => n.nodeType === Node.TEXT_NODE)
+          .map((n) => n.textContent ?? '')
+          .join('')
+          .trim();
+      for (const el of [top, ...Array.from(top.querySelectorAll('*'))]) {
+        if (!visible(el) || el.closest('svg')) continue;
+        const box = el.getBoundingClientRect();
+        const parent = el === top ? null : el.parentElement;
+        if (parent) {
+          const p = parent.getBoundingClientRect();
+          const out = Math.max(
+            p.left - box.left,
+            box.right - p.right,
+            p.top - box.top,
+            box.bottom - p.bottom,
+          );
+          if (out > 0.5) problems.push(`${name(el)} leaves ${name(parent)} by ${out.toFixed(1)} px`);
+        }
+        const text = ownText(el);
+        if (text === '') continue;
+        const style = getComputedStyle(el);
+        if (
+          el.scrollWidth > el.clientWidth + 1 &&
+          el.clientWidth > 0 &&
+          style.textOverflow !== 'ellipsis' &&
+          style.display !== 'inline'
+        )
+          problems.push(`${name(el)} cuts its text "${text}" (${el.scrollWidth} > ${el.clientWidth} px)`);
+        const size = parseFloat(style.fontSize);
+        let min = minimums.text;
+        for (const [selector, least] of Object.entries(minimums.at ?? {}))
+          if (el.matches(selector)) min = Math.max(min, least);
+        if (size < min - 0.01) problems.push(`${name(el)} "${text}" is ${size} px, under ${min} px`);
+      }
+      return problems;
+    },
+    { root, minimums },
+  );
+}

@@ -60,7 +60,7 @@ export async function queueSnapshots(
   for (const game of trimmed ? [] : candidates) {
     const undone = (byGame.get(keyOf(game)) ?? []).filter((e) => e.seq <= game.seq);
     // A game whose held-back events are not all in the log gets no snapshot rather than a newer one.
-    if (!complete(undone, game)) continue;
+    if (!completeThrough(undone, game)) continue;
     const past = rewind(game, undone, asOfMs);
     if (snapshotMatches(sub.filter, past)) sub.deliverFrame(sink.snapshotFrame(sub.id, past), asOfMs);
   }
@@ -69,7 +69,7 @@ export async function queueSnapshots(
 }
 
 /** True when `undone` runs, without a gap, up to the event the snapshot last applied. */
-function complete(undone: readonly GameEvent[], game: GameSnapshot): boolean {
+export function completeThrough(undone: readonly GameEvent[], game: GameSnapshot): boolean {
   const first = undone[0];
   if (!first) return true;
   return undone.every((e, i) => e.seq === first.seq + i) && first.seq + undone.length - 1 === game.seq;

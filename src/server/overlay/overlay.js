@@ -1,8 +1,9 @@
 // The broadcast scorebug. Plain browser JavaScript served as is: no build step, no CDN.
 // It subscribes to one game through courtside's client library (which reconnects and resumes by
 // itself) and renders the library's game state: score, clock, the game situation (team fouls,
-// bonus, timeouts), the last plays and the win-probability chart. Until the daemon has a snapshot
-// or an event of the game, it only says it is waiting for it. Options come from the URL
+// bonus, timeouts), the last plays and the win-probability chart. The server writes the game's
+// snapshot into the page (as it stands, or as it stood `delay` ago), so the first paint shows the
+// game; until the daemon has a snapshot or an event of the game, it only says it is waiting for it. Options come from the URL
 // (docs/overlay.md): layout, theme, plays, chart, scale, delay, stale, transparent.
 import { gameState } from '/client/courtside.js';
 import { scorebugColors } from './colors.js';
@@ -77,6 +78,18 @@ function teamsOf(game) {
       alternateColor: fetched.away.alternateColor,
     },
   };
+}
+
+/** The snapshot the server wrote into the page, or undefined (none, or not readable). */
+function firstPaintSnapshot() {
+  const slot = document.getElementById('first-paint');
+  if (!slot) return undefined;
+  try {
+    const snap = JSON.parse(slot.textContent ?? '');
+    return String(snap?.gameId) === gameId ? snap : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function render() {
@@ -240,6 +253,13 @@ if (delay > 0) subscribe.delay = delay;
 
 document.getElementById('overlay').dataset.layout = layout;
 $('waiting-id').textContent = gameId;
+const first = firstPaintSnapshot();
+if (first) {
+  view.game = games.apply({ type: 'snapshot', game: first });
+  noteWinprob(view.game);
+  if (view.game.state === 'post') stale.finish();
+  void loadWinprobHistory();
+}
 render();
 openStream({
   subscribe,
