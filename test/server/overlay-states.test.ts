@@ -224,12 +224,15 @@ describe.skipIf(!HAVE_CHROMIUM)('overlay edge states in Chromium', () => {
 
   it('a page opened on the live game starts from the snapshot, with the same colour rule', async () => {
     const late = await open(`/overlay/mens/${GAME_ID}?transparent=1`);
+    // The snapshot comes in the page: the game is on its first render, before any stream frame.
+    expect(await late.page.locator('#first-paint').count()).toBe(1);
+    expect((await shown(late.page)).game).toBe('ready');
+    // The stream's snapshot follows, and changes nothing.
     await waitFor(
-      async () => (await shown(late.page)).game === 'ready',
+      async () => late.frames.some((f) => f.includes('"type":"snapshot"')),
       20_000,
-      'the page to get the snapshot',
+      "the stream's snapshot",
     );
-    expect(late.frames.some((f) => f.includes('"type":"snapshot"'))).toBe(true);
     const s = await shown(late.page);
     expect(s.colors).toBe('away-alternate');
     expect(s.background).toEqual({ home: rgb(NY.color), away: rgb(DAL.alternateColor) });
