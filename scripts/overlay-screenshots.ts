@@ -7,13 +7,16 @@ import { loadConfig } from '../src/daemon/config.js';
 import { createDaemon, type Daemon } from '../src/daemon/daemon.js';
 import type { GameSnapshot } from '../src/model/events.js';
 import { startUpstream, type SimulatedGame } from '../src/simulator/index.js';
+import { scorebugStates } from '../src/simulator/scorebug-states.js';
 
 /**
  * The screenshots of docs/overlay.md, made from the project's own synthetic games: the simulator
  * plays an evening of five games in both leagues on a hand-moved clock, a daemon follows it, and
- * Debian's Chromium (never a downloaded browser) renders every overlay page and option.
+ * Debian's Chromium (never a downloaded browser) renders every overlay page and option. The
+ * scorebug's hardest states (src/simulator/scorebug-states.ts) are stored on the daemon's bus as
+ * the engine stores a snapshot, and shot in the compact layout.
  *
- *   npx tsx scripts/overlay-screenshots.ts            # writes docs/images/overlay-*.png
+ *   npm run docs:overlay            # writes docs/images/overlay-*.png
  */
 const CHROMIUM = '/usr/bin/chromium';
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'images');
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
     ['/overlay/ticker?speed=0', 'overlay-ticker.png', 1600],
     ['/overlay/mens/ticker?speed=0&theme=light', 'overlay-ticker-mens-light.png', 900],
   ] as const) {
-    const page = await open(path, { width, height: 48 });
+    const page = await open(path, { width, height: 64 });
     await ready(page, 'ticker');
     await until(
       'the games on the ticker',
@@ -206,6 +209,21 @@ async function main(): Promise<void> {
     const page = await open(query ? `${game}?${query}` : game, { width: 1400, height: 800 });
     await scorebugReady(page);
     await shoot(page, '#overlay', name, query.includes('transparent'));
+    await page.close();
+  }
+
+  // The hard states, in the compact layout (and one in the full layout) on a 1080p page.
+  const states = scorebugStates();
+  for (const { snapshot } of states)
+    await daemon.bus.commit({ league: snapshot.league, gameId: snapshot.gameId }, [], { meta: { snapshot } });
+  for (const [state, layout] of [
+    ...states.map((s) => [s, 'compact'] as const),
+    [states.find((s) => s.name === 'wnba-reset-bonus'), 'full'] as const,
+  ]) {
+    if (!state) throw new Error('a scorebug state is missing');
+    const { league, gameId } = state.snapshot;
+    const page = await open(`/overlay/${league}/${gameId}?layout=${layout}`, { width: 1920, height: 1080 });
+    await shoot(page, '#overlay', `overlay-state-${state.name}-${layout}.png`);
     await page.close();
   }
 

@@ -10,7 +10,10 @@ import { waitFor } from '../support/wait-for.js';
 import { HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import {
+  LOWER_THIRD_MINIMUMS,
+  SCOREBUG_MINIMUMS,
   expectClean,
+  layoutProblems,
   openPage,
   playsAt,
   revealTime,
@@ -260,6 +263,7 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
       await waitFor(async () => (await cardsOf(live)).filter((c) => c.showing).length >= 1, 20_000, 'a card');
       await live.page.waitForTimeout(600);
       await screenshot(live, 'lower-third-lead-change.png');
+      expect(await layoutProblems(live.page, '.card', LOWER_THIRD_MINIMUMS)).toEqual([]);
       await waitFor(
         async () => (await cardsOf(delayed)).filter((c) => c.showing).length >= 2,
         40_000,
@@ -327,6 +331,9 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
         });
         await expectScorebugShows(variant, snap);
         await screenshot(variant, `scorebug-bonus-${name}.png`, '#overlay');
+        // At the 1080p scale: readable sizes, and nothing out of its box.
+        if (name !== '4k')
+          expect(await layoutProblems(variant.page, '#overlay', SCOREBUG_MINIMUMS)).toEqual([]);
         expectClean(variant, base);
         await variant.page.close();
       }

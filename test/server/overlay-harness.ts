@@ -101,8 +101,15 @@ export const SCOREBUG_MINIMUMS: Minimums = {
   at: { '.team .score': 32, '.team .abbr': 24, '.clock .time': 24 },
 };
 
+export const TICKER_MINIMUMS: Minimums = {
+  text: 16,
+  at: { '.game .score': 32, '.game .abbr': 24, '.game .detail': 24 },
+};
+
+export const LOWER_THIRD_MINIMUMS: Minimums = { text: 16, at: { '.card-line span': 24 } };
+
 /**
- * What is wrong with the layout inside `root`: each visible element that leaves its parent's box
+ * What is wrong with the layout inside each element `root` matches: each visible element that leaves its parent's box
  * (by more than half a pixel), each text cut off without an ellipsis, and each visible text below
  * its minimum size in CSS pixels (a page at the default scale: 1 CSS pixel is 1 pixel of a 1080p
  * canvas). Empty when none.
@@ -111,8 +118,8 @@ export async function layoutProblems(page: Page, root: string, minimums: Minimum
   return page.evaluate(
     ({ root, minimums }) => {
       const problems: string[] = [];
-      const top = document.querySelector(root);
-      if (!top) return [`${root} is not on the page`];
+      const tops = Array.from(document.querySelectorAll(root));
+      if (tops.length === 0) return [`${root} is not on the page`];
       const name = (el: Element): string =>
         `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}${
           el.classList.length ? `.${Array.from(el.classList).join('.')}` : ''
@@ -125,10 +132,10 @@ export async function layoutProblems(page: Page, root: string, minimums: Minimum
           .map((n) => n.textContent ?? '')
           .join('')
           .trim();
-      for (const el of [top, ...Array.from(top.querySelectorAll('*'))]) {
+      for (const el of tops.flatMap((top) => [top, ...Array.from(top.querySelectorAll('*'))])) {
         if (!visible(el) || el.closest('svg')) continue;
         const box = el.getBoundingClientRect();
-        const parent = el === top ? null : el.parentElement;
+        const parent = tops.includes(el) ? null : el.parentElement;
         if (parent) {
           const p = parent.getBoundingClientRect();
           const out = Math.max(

@@ -1,14 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { League } from '../../src/core/leagues.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
-import type { GameSnapshot, PlayRow } from '../../src/model/events.js';
+import type { GameSnapshot } from '../../src/model/events.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { computeSituation } from '../../streams/situation.js';
+import { scorebugStates } from '../../src/simulator/scorebug-states.js';
 import { startDaemon } from '../cli/harness.js';
 import { HAVE_CHROMIUM, launchChromium } from '../support/chromium.js';
-import { game as gameOf, makeSnapshot } from '../support/events.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   SCOREBUG_MINIMUMS,
@@ -24,214 +22,15 @@ import {
  * The scorebug's hardest states in every layout, on a 1920×1080 page at the default scale in
  * Debian's Chromium: three-digit scores, seven timeouts left, the bonus on both sides, the reset
  * timeout, overtime labels, the longest team abbreviations, foul trouble on both teams (fouled out
- * and ejected), the final, the waiting line and the stale banner. Each state is a game snapshot
- * whose situation the engine's own rules compute from built plays, stored on the daemon's bus as
- * the engine stores it; the page gets it from the daemon like any game. Nothing may leave its
+ * and ejected), halftime, the final, the waiting line and the stale banner. Each state is a game
+ * snapshot whose situation the engine's own rules compute from built plays
+ * (`src/simulator/scorebug-states.ts`), stored on the daemon's bus as the engine stores it; the page
+ * gets it from the daemon like any game. Nothing may leave its
  * parent's box, no text may be cut or fall under its minimum size, and the compact bug stays within
  * a third of the canvas width.
  */
 const LAYOUTS = ['full', 'compact', 'vertical'] as const;
 const CANVAS = { width: 1920, height: 1080 };
-
-let serial = 0;
-
-/** A play row of the built games: a foul, timeout or shot of `team`, charged to `athlete`. */
-function play(
-  type: string,
-  team: string,
-  period: number,
-  clock: string,
-  athlete: string,
-  text = type,
-): PlayRow {
-  serial++;
-  return {
-    id: `7000${serial}`,
-    sequence_number: String(serial),
-    text,
-    away_score: 0,
-    home_score: 0,
-    scoring_play: false,
-    score_value: 0,
-    participants: JSON.stringify([{ athlete: { id: athlete } }]),
-    wallclock: null,
-    shooting_play: false,
-    points_attempted: null,
-    short_description: null,
-    type_id: '0',
-    type_text: type,
-    period_number: period,
-    period_display_value: null,
-    clock_display_value: clock,
-    team_id: team,
-    coordinate_x: null,
-    coordinate_y: null,
-  };
-}
-
-const fouls = (n: number, team: string, period: number, athlete: (i: number) => string): PlayRow[] =>
-  Array.from({ length: n }, (_, i) => play('Personal Foul', team, period, `${9 - i}:00`, athlete(i)));
-
-interface State {
-  name: string;
-  league: League;
-  gameId: string;
-  teams: { home: [string, string]; away: [string, string] };
-  score: { home: number; away: number };
-  period: number;
-  clock: string;
-  state?: GameSnapshot['state'];
-  /** The status detail ESPN gives, when not the running clock's. */
-  detail?: string;
-  plays: PlayRow[];
-  roster: Record<string, { name: string; jersey: string }>;
-}
-
-/** The snapshot of a state: its situation computed by the engine's rules from its plays. */
-function snapshotOf(s: State): GameSnapshot {
-  const g = gameOf(s.league, s.gameId, s.teams.home, s.teams.away);
-  const snap = makeSnapshot(g, s.state ?? 'in');
-  const teamIds = { home: { id: s.teams.home[0] }, away: { id: s.teams.away[0] } };
-  const roster = new Map(
-    Object.entries(s.roster).map(([id, p]) => [
-      id,
-      { teamId: id.startsWith('h') ? s.teams.home[0] : s.teams.away[0], ...p },
-    ]),
-  );
-  const final = s.state === 'post';
-  return {
-    ...snap,
-    seq: s.plays.length,
-    status: {
-      name: final ? 'STATUS_FINAL' : 'STATUS_IN_PROGRESS',
-      detail: s.detail ?? (final ? (s.period > 4 ? 'Final/OT' : 'Final') : `${s.clock} - period ${s.period}`),
-      description: null,
-    },
-    teams: {
-      home: { ...snap.teams.home, displayName: s.teams.home[1], color: '002b5c', alternateColor: 'f9a01b' },
-      away: { ...snap.teams.away, displayName: s.teams.away[1], color: 'e31837', alternateColor: '002b5c' },
-    },
-    score: s.score,
-    period: s.period,
-    clock: s.clock,
-    recentPlays: s.plays.slice(-6).map((p, i) => ({
-      ...p,
-      text: i % 2 ? `${p.type_text} by a player with a long name (L.G. Takes 3 PF, 2 FTA)` : p.text,
-    })),
-    winProbability: { playId: s.plays.at(-1)?.id ?? '1', homeWinPercentage: 0.62, tiePercentage: null },
-    situation: computeSituation({
-      league: s.league,
-      teams: teamIds,
-      plays: s.plays,
-      period: s.period,
-      clock: s.clock,
-      roster,
-    }),
-  };
-}
-
-// The longest abbreviations ESPN uses: UTAH in the NBA, CONN in the WNBA, against WSH (wide letters).
-const NBA = { home: ['26', 'UTAH'], away: ['27', 'WSH'] } as State['teams'];
-const WNBA = { home: ['18', 'CONN'], away: ['16', 'WSH'] } as State['teams'];
-const ROSTER: State['roster'] = {
-  h1: { name: 'Lauri Markkanen', jersey: '23' },
-  h2: { name: 'Walker Kessler', jersey: '24' },
-  h3: { name: 'Jordan Clarkson', jersey: '00' },
-  a1: { name: 'Jordan Poole', jersey: '13' },
-  a2: { name: 'Kyle Kuzma', jersey: '33' },
-  a3: { name: 'Marvin Bagley III', jersey: '35' },
-};
-/** Five fouls for h1 and a1, six (fouled out) for h2, two flagrant 1s (ejected) for a2. */
-const TROUBLE = [
-  ...fouls(5, '26', 1, () => 'h1'),
-  ...fouls(6, '26', 2, () => 'h2'),
-  ...fouls(5, '27', 1, () => 'a1'),
-  play('Flagrant Foul Type 1', '27', 2, '3:00', 'a2'),
-  play('Flagrant Foul Type 1', '27', 3, '3:00', 'a2'),
-];
-
-const STATES: State[] = [
-  {
-    // The moment the outside check looks at: the 4th quarter with both teams in the bonus.
-    name: 'q4-bonus-both',
-    league: 'mens',
-    gameId: '800000001',
-    teams: NBA,
-    score: { home: 123, away: 118 },
-    period: 4,
-    clock: '1:48',
-    plays: [...TROUBLE, ...fouls(5, '26', 4, () => 'h3'), ...fouls(5, '27', 4, () => 'a3')],
-    roster: ROSTER,
-  },
-  {
-    name: 'seven-timeouts',
-    league: 'mens',
-    gameId: '800000002',
-    teams: NBA,
-    score: { home: 101, away: 99 },
-    period: 2,
-    clock: '5:00',
-    plays: [play('Jump Shot', '26', 2, '5:10', 'h1')],
-    roster: ROSTER,
-  },
-  {
-    name: 'wnba-reset-bonus',
-    league: 'womens',
-    gameId: '800000003',
-    teams: WNBA,
-    score: { home: 109, away: 107 },
-    period: 4,
-    clock: '1:30',
-    plays: [
-      ...TROUBLE.map((p) => ({ ...p, team_id: p.team_id === '26' ? '18' : '16' })),
-      ...fouls(5, '18', 4, () => 'h3'),
-      ...fouls(5, '16', 4, () => 'a3'),
-    ],
-    roster: ROSTER,
-  },
-  {
-    name: 'double-overtime',
-    league: 'mens',
-    gameId: '800000004',
-    teams: NBA,
-    score: { home: 141, away: 139 },
-    period: 6,
-    clock: '0:45',
-    plays: [
-      ...TROUBLE,
-      ...fouls(5, '26', 4, () => 'h3'),
-      ...fouls(5, '27', 4, () => 'a3'),
-      ...fouls(3, '26', 6, (i) => `h${i + 1}`),
-      ...fouls(3, '27', 6, (i) => `a${i + 1}`),
-    ],
-    roster: ROSTER,
-  },
-  {
-    // The clock cell's longest word between periods.
-    name: 'halftime',
-    league: 'mens',
-    gameId: '800000006',
-    teams: NBA,
-    score: { home: 118, away: 120 },
-    period: 2,
-    clock: '0.0',
-    detail: 'Halftime',
-    plays: TROUBLE,
-    roster: ROSTER,
-  },
-  {
-    name: 'final-overtime',
-    league: 'mens',
-    gameId: '800000005',
-    teams: NBA,
-    score: { home: 131, away: 128 },
-    period: 5,
-    clock: '0.0',
-    state: 'post',
-    plays: TROUBLE,
-    roster: ROSTER,
-  },
-];
 
 describe.skipIf(!HAVE_CHROMIUM)(
   'scorebug layouts: every state in every layout fits, at readable sizes',
@@ -239,7 +38,8 @@ describe.skipIf(!HAVE_CHROMIUM)(
     let browser: Browser | undefined;
     let upstream: RunningUpstream | undefined;
     let daemon: Daemon | undefined;
-    const snapshots = new Map(STATES.map((s) => [s.name, snapshotOf(s)]));
+    const states = scorebugStates();
+    const snapshots = new Map(states.map((s) => [s.name, s.snapshot]));
     const opened: OpenPage[] = [];
 
     const open = async (path: string): Promise<OpenPage> => {
@@ -267,7 +67,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
       await upstream?.close();
     });
 
-    const cases = STATES.flatMap((s) => LAYOUTS.map((layout) => [s.name, layout] as const));
+    const cases = states.flatMap((s) => LAYOUTS.map((layout) => [s.name, layout] as const));
 
     it.each(cases)('%s, layout=%s', async (name, layout) => {
       const snap = snapshots.get(name) as GameSnapshot;

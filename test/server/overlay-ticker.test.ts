@@ -7,7 +7,14 @@ import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../s
 import { startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
 import { HAVE_CHROMIUM, launchChromium } from '../support/chromium.js';
-import { expectClean, openPage, screenshot, type OpenPage } from './overlay-harness.js';
+import {
+  TICKER_MINIMUMS,
+  expectClean,
+  layoutProblems,
+  openPage,
+  screenshot,
+  type OpenPage,
+} from './overlay-harness.js';
 
 /**
  * The slate ticker in Debian's Chromium against a real daemon and a simulated evening of five
@@ -114,7 +121,7 @@ describe.skipIf(!HAVE_CHROMIUM)('slate ticker in Chromium', () => {
 
     const opened: OpenPage = await openPage(browser as Browser, `${base}/overlay/ticker?speed=0`, {
       width: 1920,
-      height: 48,
+      height: 64,
     });
     let shown: Cell[] = [];
     await waitFor(
@@ -139,6 +146,11 @@ describe.skipIf(!HAVE_CHROMIUM)('slate ticker in Chromium', () => {
       if (cell.state === 'post') expect(cell.detail).toMatch(/^Final/);
     }
     await screenshot(opened, 'ticker-both-leagues.png');
+    // Each cell and the label keep the scorebug's minimum sizes, and nothing leaves its box (the
+    // strip itself runs past the window on purpose, to scroll).
+    expect(await layoutProblems(opened.page, '.ticker-label, .ticker-games .game', TICKER_MINIMUMS)).toEqual(
+      [],
+    );
 
     // Twelve game minutes later: the live games' new scores arrive through the stream.
     now += 12 * 60_000;
