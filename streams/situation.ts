@@ -284,7 +284,7 @@ function timeoutsOf(
     taken += n;
     if (p <= rules.periods) regulation += n;
   }
-  let remaining: number | null;
+  let remaining: number;
   if (period !== null && period > rules.periods) {
     remaining = t.perOvertime - (team.timeoutsByPeriod.get(period) ?? 0);
   } else {
@@ -299,7 +299,7 @@ function timeoutsOf(
   }
   return {
     taken,
-    remaining: remaining === null ? null : Math.max(0, remaining),
+    remaining: Math.max(0, remaining),
     reset: resetOf(team, period, now, rules),
   };
 }
