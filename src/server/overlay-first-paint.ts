@@ -22,6 +22,12 @@ export type FirstPaint = (
 // Events read from the log per request while undoing a delay's window: 300 s of a full evening.
 const PAGE = 1_000;
 const MAX_PAGES = 20;
+/**
+ * How far before the delayed moment the log is read for its clock. A rewound snapshot takes its
+ * clock from the newest of its 20 recent plays, and a fast game (a replay at 60x) can push all 20
+ * out within the delay: the newest play added before the moment then gives the clock.
+ */
+const CLOCK_LOOKBACK_MS = 5 * 60_000;
 // The largest sequence part an offset may have: `<ms>-999999999999999` follows every event of that ms.
 const LAST_IN_MS = '999999999999999';
 
@@ -40,15 +46,25 @@ export function createFirstPaint(
     // Read after the snapshot: a game's events and snapshot are committed together, so every
     // event the snapshot reflects is in the log by now.
     const undone: GameEvent[] = [];
-    let after = asOf;
+    let clockThen: string | null = null;
+    let after = `${Math.max(0, asOfMs - CLOCK_LOOKBACK_MS)}-${LAST_IN_MS}`;
     for (let page = 0; page < MAX_PAGES; page++) {
       const batch = await bus.read(after, PAGE);
-      for (const e of batch)
-        if (e.league === league && e.gameId === gameId && e.seq <= current.seq) undone.push(e);
+      for (const e of batch) {
+        if (e.league !== league || e.gameId !== gameId) continue;
+        if (compareOffsets(e.offset ?? '0-0', asOf) > 0) {
+          if (e.seq <= current.seq) undone.push(e);
+        } else if (e.type === 'play.added' && e.data.play?.clock_display_value != null) {
+          clockThen = e.data.play.clock_display_value;
+        }
+      }
       const last = batch.at(-1)?.offset;
       if (batch.length < PAGE || last === undefined) break;
       after = last;
     }
-    return completeThrough(undone, current) ? rewind(current, undone, asOfMs) : undefined;
+    if (!completeThrough(undone, current)) return undefined;
+    const past = rewind(current, undone, asOfMs);
+    if (past.clock === null && past.state === 'in') past.clock = clockThen;
+    return past;
   };
 }

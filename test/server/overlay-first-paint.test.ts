@@ -22,7 +22,7 @@ const at = (n: number, clock: string, home: number) =>
 const live = (plays: ReturnType<typeof rawPlay>[], home: number, clock: string) =>
   summary({ state: 'in', period: 1, clock, home, away: 0, plays });
 
-async function twoPolls() {
+async function twoPolls(added = 2) {
   let now = T0;
   const bus = createMemoryBus({ now: () => now });
   const state: GameDiffState = newGameState('mens', KEY.gameId);
@@ -39,7 +39,10 @@ async function twoPolls() {
   const first = [at(1, '11:40', 0), at(2, '11:20', 2)];
   await commit(live(first, 2, '11:15'));
   now = T0 + 60_000;
-  await commit(live([...first, at(3, '10:50', 5), at(4, '10:30', 7)], 7, '10:25'));
+  const more = Array.from({ length: added }, (_, i) =>
+    at(3 + i, `10:${String(50 - i).padStart(2, '0')}`, 5 + i),
+  );
+  await commit(live([...first, ...more], 5 + added - 1, '10:25'));
   now = T0 + 70_000;
   const paint = createFirstPaint(createSnapshotSource(bus), bus, () => now);
   return { paint };
@@ -49,7 +52,7 @@ describe('the first paint of a scorebug page', () => {
   it('without a delay: the current snapshot', async () => {
     const { paint } = await twoPolls();
     const snap = (await paint('mens', KEY.gameId, 0)) as GameSnapshot;
-    expect(snap.score.home).toBe(7);
+    expect(snap.score.home).toBe(6);
     expect(snap.clock).toBe('10:25');
   });
 
@@ -64,6 +67,15 @@ describe('the first paint of a scorebug page', () => {
     const before = (await paint('mens', KEY.gameId, 90)) as GameSnapshot;
     expect(before.seq).toBe(0);
     expect(before.recentPlays).toEqual([]);
+  });
+
+  it('with a delay longer than its last 20 plays reach: the clock of the newest play then', async () => {
+    // 25 plays in the second poll push every play of the first out of the snapshot's 20.
+    const { paint } = await twoPolls(25);
+    const snap = (await paint('mens', KEY.gameId, 30)) as GameSnapshot;
+    expect(snap.recentPlays).toEqual([]);
+    expect(snap.score.home).toBe(2);
+    expect(snap.clock).toBe('11:20');
   });
 
   it('nothing for a game the daemon does not hold', async () => {

@@ -435,6 +435,25 @@ describe('situation.changed through the diff', () => {
     expect(past.situation).toEqual(before.situation);
   });
 
+  it('WNBA: the reset timeout window opening is a situation change of its own', () => {
+    const s = newGameState('womens', '401');
+    const at = (clock: string) =>
+      summary({ state: 'in', period: 4, clock, home: 0, away: 0, plays: [rawPlay(1)] });
+    poll(s, at('2:30'));
+    expect(s.meta.snapshot?.situation?.home.timeouts.reset?.available).toBe(false);
+    const opened = situationEvents(poll(s, at('1:50')));
+    expect(opened).toHaveLength(1);
+    expect(opened[0]?.type === 'situation.changed' && opened[0].data.changed).toEqual([
+      'home.timeouts',
+      'away.timeouts',
+    ]);
+    expect(s.meta.snapshot?.situation?.away.timeouts.reset).toEqual({
+      taken: 0,
+      remaining: 1,
+      available: true,
+    });
+  });
+
   it('shows the situation of a game before tip-off without reporting it', () => {
     const s = newGameState('womens', '401');
     const events = poll(s, summary({ state: 'pre' }));

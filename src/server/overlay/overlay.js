@@ -270,7 +270,10 @@ openStream({
   },
   onSnapshot(snap) {
     if (String(snap.gameId) !== gameId) return;
-    view.game = games.apply({ type: 'snapshot', game: snap });
+    // A delayed snapshot whose recent plays no longer reach back to the moment it shows has no
+    // clock: the clock the page already shows for that same moment (its first paint's) stays.
+    const keep = snap.clock == null && view.game?.seq === snap.seq ? view.game.clock : null;
+    view.game = games.apply({ type: 'snapshot', game: keep == null ? snap : { ...snap, clock: keep } });
     noteWinprob(view.game);
     if (view.game.state === 'post') stale.finish();
     void loadWinprobHistory();
