@@ -149,8 +149,10 @@ export function flagrantLevel(row: PlayRow): 1 | 2 | null {
 
 /**
  * True for a play that records a mandatory timeout, by its type or its text. None of the recorded
- * games has one (ESPN's NBA feeds list team timeouts only), so this reads any wording that names it.
+ * games has one (ESPN's NBA feeds list team timeouts only), so this reads any wording that names
+ * it: "mandatory" and "timeout" in the type or the text.
  */
 export function isMandatoryTimeout(row: PlayRow): boolean {
-  return /mandatory/i.test(row.type_text ?? '') || /mandatory/i.test(row.text ?? '');
+  const words = `${row.type_text ?? ''} ${row.text ?? ''}`;
+  return /mandatory/i.test(words) && /time-?out/i.test(words);
 }

@@ -23,8 +23,9 @@ import { checkOverlayQuery, type OverlayPage } from './overlay-params.js';
  * - `GET /overlay/assets/<file>`: the pages' scripts and styles.
  *
  * Assets are plain files served from memory, so the pages need no build step and nothing from
- * outside the daemon. The scorebug page carries the game's snapshot when the daemon has one, so it
- * shows the game on its first paint. A page's query is checked before it is served (`overlay-params.ts`).
+ * outside the daemon. The scorebug page carries the game's snapshot when the daemon has one, so
+ * it shows the game on its first paint. A page's query is checked before it is served
+ * (`overlay-params.ts`).
  * `sendOverlayRefusal` is the pages' answer to a request the token check refuses, for the server
  * to send in place of its JSON error.
  */
@@ -81,7 +82,8 @@ export interface OverlayRouteOptions {
   firstPaint?: FirstPaint;
 }
 
-// Where the scorebug page takes its first snapshot: a JSON script element read before the first render.
+// Where the scorebug page takes its first snapshot: a JSON script element read before its first
+// render.
 const FIRST_PAINT_SLOT = '<!-- first-paint -->';
 
 type Target =

@@ -221,8 +221,8 @@ describe('computeSituation: timeouts', () => {
     // Without a mandatory-timeout play: the 3:00 mark. A timeout at 2:50 is one of the two.
     const early = timeouts('1', 4, ['2:50']);
     expect(situation('mens', early, 4, '2:00').home.timeouts.remaining).toBe(1);
-    // The second mandatory timeout at 2:40 (no dead ball between 3:00 and it): the 2:50 timeout
-    // comes before its end, so both late timeouts are still there.
+    // A mandatory-timeout play at 2:40 is the second mandatory timeout: the cap counts from its
+    // end, so the 2:50 timeout before it is not one of the two, and both are still there.
     const marked = [...early, mandatory('2:40')];
     expect(situation('mens', marked, 4, '2:00').home.timeouts.remaining).toBe(2);
     // The ones after it count.

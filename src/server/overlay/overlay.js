@@ -3,8 +3,9 @@
 // itself) and renders the library's game state: score, clock, the game situation (team fouls,
 // bonus, timeouts), the last plays and the win-probability chart. The server writes the game's
 // snapshot into the page (as it stands, or as it stood `delay` ago), so the first paint shows the
-// game; until the daemon has a snapshot or an event of the game, it only says it is waiting for it. Options come from the URL
-// (docs/overlay.md): layout, theme, plays, chart, scale, delay, stale, transparent.
+// game; until the daemon has a snapshot or an event of the game, it only says it is waiting for
+// it. Options come from the URL (docs/overlay.md): layout, theme, plays, chart, scale, delay,
+// stale, transparent.
 import { gameState } from '/client/courtside.js';
 import { scorebugColors } from './colors.js';
 import {
