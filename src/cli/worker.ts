@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
@@ -90,6 +91,7 @@ export async function runWorker(
 ): Promise<{ close(): Promise<void> } | undefined> {
   const logLevel = flags.logLevel ?? env.LOG_LEVEL;
   let config: AlertsConfig;
+  let source: string;
   let redisUrl: string;
   let concurrency: number | undefined;
   let webhookConcurrency: number | undefined;
@@ -98,6 +100,7 @@ export async function runWorker(
     redisUrl = redisUrlOf(flags, env);
     const rules = flags.rules ?? env.COURTSIDE_RULES;
     config = rules ? await readRules(rules) : defaultAlertsConfig();
+    source = rules ? resolve(rules) : '(no rules file)';
     concurrency = positive('concurrency', flags.concurrency);
     webhookConcurrency = positive('webhook-concurrency', flags.webhookConcurrency);
     metricsPort = positive('metrics-port', flags.metricsPort);
@@ -124,6 +127,7 @@ export async function runWorker(
         redisUrl,
         prefix,
         config,
+        source,
         concurrency,
         logger: logger.child({ component: 'alerts' }),
       }),
@@ -140,9 +144,18 @@ export async function runWorker(
       }),
     );
   }
-  await Promise.all(parts.map((p) => p.ready()));
+  try {
+    await Promise.all(parts.map((p) => p.ready()));
+  } catch (err) {
+    // Another rules file already runs under this bot's name: nothing was consumed.
+    await Promise.all(parts.map((p) => p.close().catch(() => undefined)));
+    await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
+    fail(`worker ${kind}`, err, { logLevel, logger });
+    return undefined;
+  }
   logger.info(
     {
+      bot: config.name,
       rules: Object.entries(config.rules)
         .filter(([, r]) => r.enabled)
         .map(([n]) => n),
