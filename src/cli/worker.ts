@@ -12,6 +12,7 @@ import { exitOnSignals } from './shutdown.js';
 import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/rules-file.js';
 import { createAlertWorker } from '../../workers/alerts/worker.js';
 import { createWebhookWorker } from '../../workers/webhooks/worker.js';
+import { assertSubscribersDeliverable } from '../../workers/subscriber-addresses.js';
 
 /**
  * `courtside worker alerts|webhooks`: BullMQ workers, each its own process (several may run).
@@ -101,6 +102,8 @@ export async function runWorker(
     const rules = flags.rules ?? env.COURTSIDE_RULES;
     config = rules ? await readRules(rules) : defaultAlertsConfig();
     source = rules ? resolve(rules) : '(no rules file)';
+    // Refused now rather than at every delivery, into the failed set.
+    await assertSubscribersDeliverable(config);
     concurrency = positive('concurrency', flags.concurrency);
     webhookConcurrency = positive('webhook-concurrency', flags.webhookConcurrency);
     metricsPort = positive('metrics-port', flags.metricsPort);
