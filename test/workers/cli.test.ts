@@ -178,7 +178,10 @@ describe('courtside worker / webhooks commands', () => {
         );
         expect(run.stderr).toContain(`${second} differs`);
       } finally {
-        running.kill('SIGKILL');
+        // SIGTERM: tsx passes it on to the node process it started (SIGKILL would orphan that one).
+        const exited = new Promise((done) => running.once('exit', done));
+        running.kill('SIGTERM');
+        await exited;
       }
     },
   );
