@@ -20,11 +20,13 @@ const LEASE_TTL_FACTOR = 3;
 const ORPHAN_GRACE_FACTOR = 5;
 // A game whose stored state vanished (Redis restarted empty): every instance with a copy offers it,
 // and the newest copy is written back once every copy had time to be offered. Every instance learns
-// of the loss when it reconnects (ioredis retries at most 2 s apart, so they reconnect within 2 s
-// of each other) and offers at its next poll: a poll that fails on Redis fails at once, so the next
-// one is at most a summary interval away. Two summary intervals and twice the reconnect spread
-// leave a full interval and 2 s of margin. One with no copy waits twice as long, and until no offer
-// stands, before it starts the game over (re-emitting its history under the same ids).
+// of the loss when its bus reconnects (ioredis retries at most 2 s apart, so they reconnect within
+// 2 s of each other) and offers every copy at once; a poll that finds the game missing offers too,
+// and the next poll is at most a summary interval away. Two summary intervals and twice the
+// reconnect spread cover both with a margin, without the five lease TTLs (45 s by default) that
+// kept games and live events away that long after every restart. One with no copy waits twice as
+// long, and until no offer stands, before it starts the game over (re-emitting its history under
+// the same ids).
 const RECONNECT_SPREAD_MS = 2_000;
 const OFFER_WAIT_POLLS = 2;
 export const DEFAULT_FINISHED_GAME_TTL_MS = 24 * 3_600_000;
