@@ -10,21 +10,11 @@ import { MENS_FINAL, runCli, type CliRun } from '../cli/harness.js';
 import { getTestRedis } from '../support/redis.js';
 import { startReceiver } from '../support/receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { SECRET } from './pipeline.js';
+import { SECRET, acceptedAlertIds } from './pipeline.js';
 
 const redis = await getTestRedis();
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-
-/** The alert ids a receiver accepted, one per delivery: a doubled alert shows twice. */
-function alertIds(receiver: Receiver): string[] {
-  return receiver
-    .accepted()
-    .map((r) => JSON.parse(r.body) as { kind: string; id: string })
-    .filter((b) => b.kind === 'alert')
-    .map((b) => b.id)
-    .sort();
-}
 
 /**
  * As an operator runs them: a daemon replaying a game (a recorded one when the recordings are
@@ -100,7 +90,7 @@ describe.skipIf(!redis)(
       await daemon.start();
 
       const finals = (receiver: Receiver): string[] =>
-        alertIds(receiver).filter((id) => id.startsWith('final_score:'));
+        acceptedAlertIds(receiver).filter((id) => id.startsWith('final_score:'));
       await waitFor(
         () => finals(scores).length > 0 && finals(staging).length > 0,
         150_000,
@@ -108,7 +98,7 @@ describe.skipIf(!redis)(
       );
       // The rest of the game's alerts, and anything doubled, arrive within moments.
       await waitFor(
-        () => alertIds(scores).length === alertIds(staging).length,
+        () => acceptedAlertIds(scores).length === acceptedAlertIds(staging).length,
         10_000,
         'as many alerts at both',
       );
@@ -117,8 +107,8 @@ describe.skipIf(!redis)(
       const gameId = upstream.games[0]?.id ?? '';
       expect(finals(scores)).toEqual([`final_score:mens:${gameId}:final`]);
       expect(finals(staging)).toEqual([`final_score:mens:${gameId}:final`]);
-      const a = alertIds(scores);
-      const b = alertIds(staging);
+      const a = acceptedAlertIds(scores);
+      const b = acceptedAlertIds(staging);
       expect(a.length).toBeGreaterThan(1);
       expect(new Set(a).size).toBe(a.length);
       expect(new Set(b).size).toBe(b.length);

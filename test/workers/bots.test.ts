@@ -13,22 +13,10 @@ import { createLogger } from '../../src/core/log.js';
 import { getTestRedis, redisPerTest, type TestRedis } from '../support/redis.js';
 import { startReceiver } from '../support/receiver.js';
 import { waitFor } from '../support/wait-for.js';
-import { ALERTING_RULES, SECRET, alertingGame, expectedAlertIds } from './pipeline.js';
+import { ALERTING_RULES, SECRET, acceptedAlertIds, alertingGame, expectedAlertIds } from './pipeline.js';
 
 const available = await getTestRedis();
 const logger = createLogger({ level: process.env.COURTSIDE_TEST_LOGS ?? 'silent', pretty: false });
-
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-
-/** Alert ids a receiver accepted, one entry per delivery (a doubled alert shows twice). */
-function acceptedAlertIds(receiver: Receiver): string[] {
-  return receiver
-    .accepted()
-    .map((r) => JSON.parse(r.body) as { kind: string; id: string })
-    .filter((b) => b.kind === 'alert')
-    .map((b) => b.id)
-    .sort();
-}
 
 /**
  * One process of a bot, as `courtside worker alerts` runs it: an alert worker and a webhook worker

@@ -87,22 +87,32 @@ describe('courtside worker / webhooks commands', () => {
     }
   });
 
-  it.skipIf(!redis)('starts with a valid rules file and stops cleanly on SIGTERM', async () => {
-    const file = join(dir, 'ok.json');
-    await writeFile(file, JSON.stringify({ rules: { final_score: {} } }));
-    const run = await courtside([
-      'worker',
-      'alerts',
-      '--rules',
-      file,
-      '--redis',
-      redis!.url,
-      '--prefix',
-      redis!.prefix,
-    ]);
-    expect(run.stderr).toContain('courtside worker alerts running');
-    expect(run.code).toBe(0);
-  });
+  it.skipIf(!redis)(
+    'starts with a valid rules file (a loopback subscriber too, when private addresses are allowed) and stops cleanly on SIGTERM',
+    async () => {
+      const files = {
+        'ok.json': JSON.stringify({ rules: { final_score: {} } }),
+        'private-ok.yaml':
+          'allowPrivateAddresses: true\nsubscribers:\n  - { id: local-bot, url: http://127.0.0.1:9/hook, secret: test-secret-0123456789 }\n',
+      };
+      for (const [name, text] of Object.entries(files)) {
+        const file = join(dir, name);
+        await writeFile(file, text);
+        const run = await courtside([
+          'worker',
+          'alerts',
+          '--rules',
+          file,
+          '--redis',
+          redis!.url,
+          '--prefix',
+          redis!.prefix,
+        ]);
+        expect(run.stderr, name).toContain('courtside worker alerts running');
+        expect(run.code, name).toBe(0);
+      }
+    },
+  );
 
   it('refuses a subscriber whose address the SSRF guard refuses, naming it and the address, and exits 2', async () => {
     const cases: Array<[string, string]> = [
@@ -123,26 +133,6 @@ describe('courtside worker / webhooks commands', () => {
       expect(run.code, yaml).toBe(2);
       expect(run.stderr).toContain(message);
     }
-  });
-
-  it.skipIf(!redis)('starts with a loopback subscriber when allowPrivateAddresses is set', async () => {
-    const file = join(dir, 'private-ok.yaml');
-    await writeFile(
-      file,
-      'allowPrivateAddresses: true\nsubscribers:\n  - { id: local-bot, url: http://127.0.0.1:9/hook, secret: test-secret-0123456789 }\n',
-    );
-    const run = await courtside([
-      'worker',
-      'alerts',
-      '--rules',
-      file,
-      '--redis',
-      redis!.url,
-      '--prefix',
-      redis!.prefix,
-    ]);
-    expect(run.stderr).toContain('courtside worker alerts running');
-    expect(run.code).toBe(0);
   });
 
   it.skipIf(!redis)(

@@ -66,9 +66,10 @@ const DEPTH_SAMPLE_MS = 5_000;
 /**
  * Runs one process of the bot `config.name`: registers it (refusing other rules under that name),
  * hands each event of the shared `courtside-events` to every live bot's own queue (whichever bot
- * process takes it), and consumes its bot's queue: evaluates the rules per game in `seq` order (a per-game Redis lock
- * plus a wait for the predecessor), and sends each alert once: a deterministic id, a `fired` key
- * in Redis, and deterministic webhook job ids. Alerts older than `staleAfterSeconds` are dropped.
+ * process takes it), and consumes its bot's queue: evaluates the rules per game in `seq` order (a
+ * per-game Redis lock plus a wait for the predecessor), and sends each alert once: a deterministic
+ * id, a `fired` key in Redis, and deterministic webhook job ids. Alerts older than
+ * `staleAfterSeconds` are dropped.
  */
 export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const logger = options.logger ?? silentLogger;
