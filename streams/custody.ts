@@ -55,11 +55,13 @@ export interface Custody {
 }
 
 export interface CustodyTimings {
-  /**
-   * A copy of a game no longer held is kept this long after; the owner of the best offer writes
-   * it back this long after it found the loss; one with no copy waits twice as long.
-   */
+  /** A copy of a game no longer held is kept this long after (a final copy twice as long). */
   graceMs: number;
+  /**
+   * The owner of the best offer writes it back this long after it found the loss, so that every
+   * instance with a copy had time to offer it; one with no copy waits twice as long.
+   */
+  offerWaitMs: number;
   /** An offer stands this long unless its owner renews it. */
   offerTtlMs: number;
 }
@@ -123,7 +125,7 @@ export function leftToCopyHolders(
 
 /**
  * With a copy, the store missing the game: this instance writes its copy back once its offer is
- * the best and every instance had the grace to offer theirs.
+ * the best and every instance had the time to offer theirs.
  */
 export function mayWriteBack(
   c: Custody,
@@ -133,12 +135,12 @@ export function mayWriteBack(
   t: CustodyTimings,
 ): boolean {
   const ours = best !== 'stored' && best?.owner === owner;
-  return ours && now - (c.missingSince ?? now) >= t.graceMs;
+  return ours && now - (c.missingSince ?? now) >= t.offerWaitMs;
 }
 
 /**
  * Without a copy, the store missing the game: wait while any offer stands (its owner will write
- * it back), and at least twice the grace the owners wait for each other. Only then is the game
+ * it back), and at least twice as long as the owners wait for each other. Only then is the game
  * started over.
  */
 export function waitsForCopy(
@@ -147,7 +149,7 @@ export function waitsForCopy(
   now: number,
   t: CustodyTimings,
 ): boolean {
-  return best !== null || now - (c.missingSince ?? now) < 2 * t.graceMs;
+  return best !== null || now - (c.missingSince ?? now) < 2 * t.offerWaitMs;
 }
 
 // ---- transitions -----------------------------------------------------------------------------

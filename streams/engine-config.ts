@@ -15,11 +15,20 @@ export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'b
 export const MIN_SUMMARY_INTERVAL_MS = 1_000;
 // A lease outlives two missed renewals, so one slow poll does not hand the game over.
 const LEASE_TTL_FACTOR = 3;
-// A game whose stored state vanished (Redis restarted empty): every instance with a copy offers it,
-// and the newest copy is written back this many lease TTLs after its owner found the loss, so that
-// every copy had time to be offered. One with no copy waits twice as long, and until no offer
-// stands, before it starts the game over (re-emitting its history under the same ids).
+// A copy of a game whose lease is gone is kept this many lease TTLs, in case Redis loses the game
+// meanwhile and the copy has to be offered.
 const ORPHAN_GRACE_FACTOR = 5;
+// A game whose stored state vanished (Redis restarted empty): every instance with a copy offers it,
+// and the newest copy is written back once every copy had time to be offered. Every instance learns
+// of the loss when its bus reconnects (ioredis retries at most 2 s apart, so they reconnect within
+// 2 s of each other) and offers every copy at once; a poll that finds the game missing offers too,
+// and the next poll is at most a summary interval away. Two summary intervals and twice the
+// reconnect spread cover both with a margin, without the five lease TTLs (45 s by default) that
+// kept games and live events away that long after every restart. One with no copy waits twice as
+// long, and until no offer stands, before it starts the game over (re-emitting its history under
+// the same ids).
+const RECONNECT_SPREAD_MS = 2_000;
+const OFFER_WAIT_POLLS = 2;
 export const DEFAULT_FINISHED_GAME_TTL_MS = 24 * 3_600_000;
 
 /** The intervals with defaults filled in; throws `InvalidOptionsError` naming a bad one. */
@@ -60,8 +69,9 @@ export function resolveFinishedGameTtl(options: EngineOptions): number {
 /** How long copies wait and are kept after Redis lost a game, from the lease TTL. */
 export function custodyTimings(intervals: EngineIntervals): CustodyTimings {
   const graceMs = ORPHAN_GRACE_FACTOR * intervals.leaseTtlMs;
+  const offerWaitMs = Math.min(graceMs, OFFER_WAIT_POLLS * intervals.summaryMs + 2 * RECONNECT_SPREAD_MS);
   // An owner in its longest backoff still renews its offer before the offer lapses.
-  return { graceMs, offerTtlMs: intervals.backoffMaxMs + graceMs };
+  return { graceMs, offerWaitMs, offerTtlMs: intervals.backoffMaxMs + graceMs };
 }
 
 /**

@@ -4,6 +4,16 @@ import { Redis, type RedisOptions } from 'ioredis';
 export const EVENTS_QUEUE = 'courtside-events';
 /** The BullMQ queue of webhook deliveries (one job per alert or event per subscriber). */
 export const WEBHOOKS_QUEUE = 'courtside-webhooks';
+/**
+ * The name of a queue, shared or of one bot: `courtside-events` (every event, as the daemon adds
+ * them), `courtside-events.<bot>` (the bot's copy of each), `courtside-webhooks.<bot>` (its
+ * deliveries). Every queue name is made here, so a deployment that needs them shaped (hash tags
+ * for Redis Cluster) changes one function.
+ */
+export function queueName(queue: typeof EVENTS_QUEUE | typeof WEBHOOKS_QUEUE, bot?: string): string {
+  return bot === undefined ? queue : `${queue}.${bot}`;
+}
+
 /** The project's default Redis key prefix (the bus uses the same). */
 export const DEFAULT_PREFIX = 'courtside:';
 

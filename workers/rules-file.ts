@@ -13,6 +13,7 @@ import {
   type DestinationKind,
 } from './destinations/schema.js';
 import { expandEnv } from './env-vars.js';
+import { BOT_NAME_PATTERN, DEFAULT_BOT, botNameFromFile } from './bots.js';
 
 /** The alert rules, by the names used in the rules file and in alert ids. */
 export const RULE_NAMES = [
@@ -101,6 +102,8 @@ export type SubscriberConfig = { [K in DestinationKind]: SubscriberOf<K> }[Desti
 export type ChatSubscriber = Exclude<SubscriberConfig, { kind: 'webhook' }>;
 
 const fileSchema = z.strictObject({
+  /** The bot this file runs (its queue, its state); default: the file's name without extension. */
+  name: z.string().regex(BOT_NAME_PATTERN, { error: 'expected 1-64 letters, digits, _ . or -' }).optional(),
   leagues: leagueList.default([...LEAGUES]),
   teams: teamList.optional(),
   rules: z
@@ -125,7 +128,9 @@ const fileSchema = z.strictObject({
 type Rules = z.output<typeof rulesSchema>;
 export type RuleSettings = { [K in RuleName]: Rules[K] };
 
-export interface AlertsConfig extends Omit<z.output<typeof fileSchema>, 'rules' | 'subscribers'> {
+export interface AlertsConfig extends Omit<z.output<typeof fileSchema>, 'name' | 'rules' | 'subscribers'> {
+  /** The bot's name: the file's `name`, else the file's name, else `default`. */
+  name: string;
   rules: RuleSettings;
   subscribers: SubscriberConfig[];
 }
@@ -136,7 +141,11 @@ export interface AlertsConfig extends Omit<z.output<typeof fileSchema>, 'rules' 
  * any string is replaced with that environment variable first.
  * Throws `InvalidConfigError` naming the field path, e.g. `rules.close_game.margin`.
  */
-export function parseAlertsConfig(input: unknown, env: NodeJS.ProcessEnv = process.env): AlertsConfig {
+export function parseAlertsConfig(
+  input: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  defaultName: string = DEFAULT_BOT,
+): AlertsConfig {
   const expanded = expandEnv(input ?? {}, env);
   const result = fileSchema.safeParse(expanded);
   if (!result.success) throw configError(result.error, []);
@@ -155,7 +164,7 @@ export function parseAlertsConfig(input: unknown, env: NodeJS.ProcessEnv = proce
     seen.add(s.id);
     return s;
   });
-  return { ...parsed, rules: rules as RuleSettings, subscribers };
+  return { ...parsed, name: parsed.name ?? defaultName, rules: rules as RuleSettings, subscribers };
 }
 
 /** The first problem zod found, as an error naming its field path under `at`. */
@@ -194,7 +203,7 @@ export async function loadAlertsConfig(
   file: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<AlertsConfig> {
-  return parseAlertsConfig(await readRulesFile(file), env);
+  return parseAlertsConfig(await readRulesFile(file), env, botNameFromFile(file));
 }
 
 /**

@@ -8,23 +8,29 @@ export interface WorkerHandle {
 }
 
 /**
- * The handle of a part built around one BullMQ worker. `close` runs `stop` (timers that must not
- * fire while closing), closes the worker, which lets its jobs in flight finish, then `release`s
- * what the part opened besides; a second call returns the first call's promise.
+ * The handle of a part built around BullMQ workers. `ready` runs `start` once (what must happen
+ * before consuming, for workers built with `autorun: false`), then waits for every worker; `close`
+ * runs `stop` (timers that must not fire while closing), closes the workers, which lets their jobs
+ * in flight finish, then `release`s what the part opened besides; a second call returns the first
+ * call's promise.
  */
 export function workerHandle(
-  worker: Worker,
-  parts: { stop?: () => void; release: () => Promise<void> | void },
+  workers: Worker | readonly Worker[],
+  parts: { start?: () => Promise<void>; stop?: () => void; release: () => Promise<void> | void },
 ): WorkerHandle {
+  const all = Array.isArray(workers) ? (workers as readonly Worker[]) : [workers as Worker];
+  let starting: Promise<void> | null = null;
   let closing: Promise<void> | null = null;
   return {
     async ready() {
-      await worker.waitUntilReady();
+      starting ??= parts.start?.() ?? Promise.resolve();
+      await starting;
+      await Promise.all(all.map((w) => w.waitUntilReady()));
     },
     close() {
       closing ??= (async () => {
         parts.stop?.();
-        await worker.close();
+        await Promise.all(all.map((w) => w.close()));
         await parts.release();
       })();
       return closing;

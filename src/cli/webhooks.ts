@@ -11,12 +11,14 @@ interface WebhooksFlags extends RedisFlags {
   json?: boolean;
   limit?: string;
   all?: boolean;
+  bot?: string;
 }
 
 const EXAMPLES = `
 Examples:
-  $ courtside webhooks failed                  # id, url, attempts, last error
-  $ courtside webhooks failed --json
+  $ courtside webhooks failed                  # id, bot, url, attempts, last error
+  $ courtside webhooks failed --bot scores --json
+  $ courtside webhooks retry --all --bot scores
   $ courtside webhooks retry --all
   $ courtside webhooks retry w.3f1c... w.9a07...`;
 
@@ -35,6 +37,7 @@ export function registerWebhooks(program: Command): void {
       .command('failed')
       .description('List deliveries in the failed set')
       .option('--json', 'one JSON object per line')
+      .option('--bot <name>', "only this bot's deliveries (default every bot's)")
       .option('--limit <n>', 'at most this many (default all)'),
   ).action(async (flags: WebhooksFlags) => {
     process.exitCode = await webhooksFailed(flags);
@@ -44,7 +47,8 @@ export function registerWebhooks(program: Command): void {
       .command('retry')
       .description('Move failed deliveries back to the queue with fresh attempts')
       .argument('[ids...]', 'job ids from `webhooks failed`')
-      .option('--all', 'every failed delivery'),
+      .option('--all', 'every failed delivery')
+      .option('--bot <name>', "only in this bot's failed set (default every bot's)"),
   ).action(async (ids: string[], flags: WebhooksFlags) => {
     process.exitCode = await webhooksRetry(ids, flags);
   });
@@ -76,16 +80,17 @@ export async function webhooksFailed(
   const limit = limitOf(flags);
   const failed = await open(flags, env);
   try {
-    const rows = await failed.list(limit);
+    const rows = await failed.list(limit, flags.bot);
     if (flags.json) {
       for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
     } else if (rows.length === 0) {
       process.stdout.write('no failed deliveries\n');
     } else {
-      process.stdout.write('id\turl\tattempts\tlast error\n');
+      process.stdout.write('id\tbot\turl\tattempts\tlast error\n');
       for (const row of rows) {
+        // `-`: the queue every bot shared before bots had queues of their own.
         process.stdout.write(
-          `${row.id}\t${row.url}\t${row.attempts}\t${row.lastError.replace(/\s+/g, ' ')}\n`,
+          `${row.id}\t${row.bot ?? '-'}\t${row.url}\t${row.attempts}\t${row.lastError.replace(/\s+/g, ' ')}\n`,
         );
       }
     }
@@ -103,7 +108,7 @@ export async function webhooksRetry(
   if (!flags.all && ids.length === 0) throw new InvalidOptionsError('give job ids or --all');
   const failed = await open(flags, env);
   try {
-    const { retried, missing } = await failed.retry(flags.all ? { all: true } : { ids });
+    const { retried, missing } = await failed.retry(flags.all ? { all: true } : { ids }, flags.bot);
     process.stdout.write(`retried ${retried.length} deliveries\n`);
     for (const id of missing) say('webhooks retry', `not in the failed set: ${id}`);
     return missing.length > 0 && !flags.all ? EXIT_FAILURE : EXIT_OK;

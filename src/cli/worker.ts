@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
@@ -11,6 +12,7 @@ import { exitOnSignals } from './shutdown.js';
 import { defaultAlertsConfig, loadAlertsConfig, type AlertsConfig } from '../../workers/rules-file.js';
 import { createAlertWorker } from '../../workers/alerts/worker.js';
 import { createWebhookWorker } from '../../workers/webhooks/worker.js';
+import { assertSubscribersDeliverable } from '../../workers/subscriber-addresses.js';
 
 /**
  * `courtside worker alerts|webhooks`: BullMQ workers, each its own process (several may run).
@@ -90,6 +92,7 @@ export async function runWorker(
 ): Promise<{ close(): Promise<void> } | undefined> {
   const logLevel = flags.logLevel ?? env.LOG_LEVEL;
   let config: AlertsConfig;
+  let source: string;
   let redisUrl: string;
   let concurrency: number | undefined;
   let webhookConcurrency: number | undefined;
@@ -98,6 +101,9 @@ export async function runWorker(
     redisUrl = redisUrlOf(flags, env);
     const rules = flags.rules ?? env.COURTSIDE_RULES;
     config = rules ? await readRules(rules) : defaultAlertsConfig();
+    source = rules ? resolve(rules) : '(no rules file)';
+    // Refused now rather than at every delivery, into the failed set.
+    await assertSubscribersDeliverable(config);
     concurrency = positive('concurrency', flags.concurrency);
     webhookConcurrency = positive('webhook-concurrency', flags.webhookConcurrency);
     metricsPort = positive('metrics-port', flags.metricsPort);
@@ -124,6 +130,7 @@ export async function runWorker(
         redisUrl,
         prefix,
         config,
+        source,
         concurrency,
         logger: logger.child({ component: 'alerts' }),
       }),
@@ -140,9 +147,18 @@ export async function runWorker(
       }),
     );
   }
-  await Promise.all(parts.map((p) => p.ready()));
+  try {
+    await Promise.all(parts.map((p) => p.ready()));
+  } catch (err) {
+    // Another rules file already runs under this bot's name: nothing was consumed.
+    await Promise.all(parts.map((p) => p.close().catch(() => undefined)));
+    await new Promise<void>((resolve) => (metrics ? metrics.close(() => resolve()) : resolve()));
+    fail(`worker ${kind}`, err, { logLevel, logger });
+    return undefined;
+  }
   logger.info(
     {
+      bot: config.name,
       rules: Object.entries(config.rules)
         .filter(([, r]) => r.enabled)
         .map(([n]) => n),

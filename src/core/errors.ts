@@ -179,10 +179,13 @@ export class BusUnavailableError extends CourtsideError {
 /** A webhook URL is not deliverable: not http(s), or it resolves to a private/loopback address. */
 export class WebhookRefusedError extends CourtsideError {
   readonly url: string;
+  /** Why, without the URL (which may carry a chat token). */
+  readonly reason: string;
 
   constructor(url: string, reason: string) {
     super('WEBHOOK_REFUSED', `webhook ${url} refused: ${reason}`);
     this.url = url;
+    this.reason = reason;
   }
 }
 

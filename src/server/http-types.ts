@@ -39,6 +39,7 @@ export const HTTP_ERRORS = {
   UPSTREAM_PAYLOAD: 502,
   UPSTREAM_BLOCKED: 502,
   too_many_connections: 503,
+  REDIS_UNAVAILABLE: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const;
 

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
 import type { ActivateContext } from './delivery/replay.js';
 import type { Clock } from './delivery/subscription.js';
 import { sendError, type RouteHandler } from './http-types.js';
+import { REDIS_RETRY_AFTER_S, isRedisUnavailable } from './redis-unavailable.js';
 import { createLiveFeed } from './live-feed.js';
 import { sendOverlayRefusal } from './overlay-page.js';
 import { PreparedEvents } from './delivery/prepared-events.js';
@@ -103,7 +104,18 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
 
   const server = createServer((req, res) => {
     void handleRequest(req, res).catch((err: unknown) => {
-      logger.error({ err, path: req.url?.split('?')[0] }, 'request handler failed');
+      const path = req.url?.split('?')[0];
+      if (isRedisUnavailable(err)) {
+        // Not a fault of the daemon: Redis is restarting or unreachable, and comes back by itself.
+        logger.warn({ err: (err as Error).message, path }, 'request failed: Redis unavailable');
+        if (!res.headersSent) {
+          sendError(res, 503, 'REDIS_UNAVAILABLE', 'Redis is unavailable; retry shortly', {
+            headers: { 'retry-after': String(REDIS_RETRY_AFTER_S) },
+          });
+        } else res.destroy();
+        return;
+      }
+      logger.error({ err, path }, 'request handler failed');
       if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'internal server error');
       else res.destroy();
     });

@@ -29,7 +29,7 @@ import { newGameState, type GameDiffState } from '../../streams/game-state.js';
 
 // Custody is pure: time is the `now` each transition is given, so these tests run in virtual time
 // by passing the clock along (t0 + offsets), with no timer at all.
-const T: CustodyTimings = { graceMs: 45_000, offerTtlMs: 105_000 };
+const T: CustodyTimings = { graceMs: 45_000, offerWaitMs: 10_000, offerTtlMs: 105_000 };
 const t0 = Date.UTC(2025, 0, 1, 0, 0);
 
 function copy(seq: number, ended = false): GameDiffState {
@@ -302,21 +302,21 @@ describe('custody: decisions', () => {
     expect(leftToCopyHolders(INITIAL_CUSTODY, { ...lost, scheduled: 'pre' }, T)).toBe(false);
   });
 
-  it('writes a copy back only when its offer is the best and the grace after the loss is over', () => {
+  it('writes a copy back only when its offer is the best and the offer wait after the loss is over', () => {
     const lost = missing(offered, t0);
     const ours = { owner: 'a', seq: 7 };
-    expect(mayWriteBack(lost, ours, 'a', t0 + T.graceMs - 1, T)).toBe(false);
-    expect(mayWriteBack(lost, ours, 'a', t0 + T.graceMs, T)).toBe(true);
-    expect(mayWriteBack(lost, { owner: 'b', seq: 9 }, 'a', t0 + T.graceMs, T)).toBe(false);
-    expect(mayWriteBack(lost, 'stored', 'a', t0 + T.graceMs, T)).toBe(false);
-    expect(mayWriteBack(lost, null, 'a', t0 + T.graceMs, T)).toBe(false);
+    expect(mayWriteBack(lost, ours, 'a', t0 + T.offerWaitMs - 1, T)).toBe(false);
+    expect(mayWriteBack(lost, ours, 'a', t0 + T.offerWaitMs, T)).toBe(true);
+    expect(mayWriteBack(lost, { owner: 'b', seq: 9 }, 'a', t0 + T.offerWaitMs, T)).toBe(false);
+    expect(mayWriteBack(lost, 'stored', 'a', t0 + T.offerWaitMs, T)).toBe(false);
+    expect(mayWriteBack(lost, null, 'a', t0 + T.offerWaitMs, T)).toBe(false);
   });
 
-  it('without a copy, waits while an offer stands and for twice the grace, then starts the game over', () => {
+  it('without a copy, waits while an offer stands and for twice the offer wait, then starts the game over', () => {
     const lost = missing(INITIAL_CUSTODY, t0);
-    expect(waitsForCopy(lost, { owner: 'b', seq: 3 }, t0 + 10 * T.graceMs, T)).toBe(true);
-    expect(waitsForCopy(lost, null, t0 + 2 * T.graceMs - 1, T)).toBe(true);
-    expect(waitsForCopy(lost, null, t0 + 2 * T.graceMs, T)).toBe(false);
+    expect(waitsForCopy(lost, { owner: 'b', seq: 3 }, t0 + 10 * T.offerWaitMs, T)).toBe(true);
+    expect(waitsForCopy(lost, null, t0 + 2 * T.offerWaitMs - 1, T)).toBe(true);
+    expect(waitsForCopy(lost, null, t0 + 2 * T.offerWaitMs, T)).toBe(false);
   });
 });
 

@@ -62,8 +62,8 @@ describe('live games', () => {
     await ctx.bus.deleteGame(KEY);
     games.dataLost();
     expect(games.statuses()[0]?.state).toBe('polling');
-    // The copy is written back once every instance had the grace (5 lease TTLs) to offer its own.
-    await clock.advance(ctx.timings.graceMs - 1_000);
+    // The copy is written back once every instance had the offer wait to offer its own.
+    await clock.advance(ctx.timings.offerWaitMs - 1_000);
     expect(await ctx.bus.loadGame(KEY)).toBeUndefined();
     await clock.advance(20_000);
     expect((await ctx.bus.loadGame(KEY))?.meta).toMatchObject({ ended: true, seq });

@@ -7,6 +7,7 @@ import type { TestRedis } from '../support/redis.js';
 import { createLogger, type Logger } from '../../src/core/log.js';
 import { evaluateAll } from '../support/alert-rules.js';
 import { GameScript } from '../support/events.js';
+import type { startReceiver } from '../support/receiver.js';
 
 // COURTSIDE_TEST_LOGS=debug shows the workers' logs when a test needs explaining.
 const defaultLogger = createLogger({ level: process.env.COURTSIDE_TEST_LOGS ?? 'silent', pretty: false });
@@ -99,4 +100,14 @@ export async function startPipeline(
       await Promise.all(deliverers.map((d) => d.close()));
     },
   };
+}
+
+/** The alert ids a webhook receiver accepted, one per delivery (a doubled alert shows twice), sorted. */
+export function acceptedAlertIds(receiver: Awaited<ReturnType<typeof startReceiver>>): string[] {
+  return receiver
+    .accepted()
+    .map((r) => JSON.parse(r.body) as { kind: string; id: string })
+    .filter((b) => b.kind === 'alert')
+    .map((b) => b.id)
+    .sort();
 }

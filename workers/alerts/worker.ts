@@ -9,7 +9,10 @@ import {
   WEBHOOKS_QUEUE,
   bullPrefix,
   createRedisConnection,
+  queueName,
 } from '../queues.js';
+import { EVENT_JOB_OPTIONS } from '../producer.js';
+import { botKeyPrefix, liveBots, registerBot, rulesFingerprint, type BotRegistration } from '../bots.js';
 import { logQueueErrors } from '../queue-errors.js';
 import { workerHandle } from '../worker-handle.js';
 import { RecentIds } from './recent-ids.js';
@@ -25,6 +28,8 @@ export interface AlertWorkerOptions {
   redisUrl: string;
   prefix?: string;
   config: AlertsConfig;
+  /** Where the rules came from, named when another file claims the same bot (default: in code). */
+  source?: string;
   /** Events evaluated at once by this process (different games run in parallel). */
   concurrency?: number;
   logger?: Logger;
@@ -59,9 +64,12 @@ const MAX_CHAIN = 200;
 const DEPTH_SAMPLE_MS = 5_000;
 
 /**
- * Consumes `courtside-events`, evaluates the rules per game in `seq` order (a per-game Redis lock
- * plus a wait for the predecessor), and sends each alert once: a deterministic id, a `fired` key
- * in Redis, and deterministic webhook job ids. Alerts older than `staleAfterSeconds` are dropped.
+ * Runs one process of the bot `config.name`: registers it (refusing other rules under that name),
+ * hands each event of the shared `courtside-events` to every live bot's own queue (whichever bot
+ * process takes it), and consumes its bot's queue: evaluates the rules per game in `seq` order (a
+ * per-game Redis lock plus a wait for the predecessor), and sends each alert once: a deterministic
+ * id, a `fired` key in Redis, and deterministic webhook job ids. Alerts older than
+ * `staleAfterSeconds` are dropped.
  */
 export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const logger = options.logger ?? silentLogger;
@@ -69,17 +77,29 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const now = options.now ?? Date.now;
   const gapWaitMs = options.gapWaitMs ?? 2_000;
+  const bot = config.name;
+  // The bot's rule state, locks, parked events, fired marks and alert list: another bot with other
+  // rules has its own, so neither's state or de-duplication hides the other's alerts.
+  const botPrefix = botKeyPrefix(prefix, bot);
   const connection: Redis = createRedisConnection(options.redisUrl);
+  const fanOutConnection: Redis = createRedisConnection(options.redisUrl);
   const commands: Redis = createRedisConnection(options.redisUrl);
-  const store = new GameStore(commands, prefix);
+  const store = new GameStore(commands, botPrefix);
   const firedHere = new RecentIds(FIRED_IN_MEMORY);
-  const webhooks = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, {
+  const webhooksQueue = queueName(WEBHOOKS_QUEUE, bot);
+  const webhooks = new Queue<WebhookJobData>(webhooksQueue, {
     connection: commands,
     prefix: bullPrefix(prefix),
   });
   logQueueErrors(webhooks, logger, 'webhook queue');
-  const events = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
+  const eventsQueue = queueName(EVENTS_QUEUE, bot);
+  const events = new Queue(eventsQueue, { connection: commands, prefix: bullPrefix(prefix) });
   events.on('error', () => undefined);
+  const shared = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
+  shared.on('error', () => undefined);
+  // Every live bot's events queue, opened on first use by the fan-out.
+  const botQueues = new Map<string, Queue>([[bot, events]]);
+  let registration: BotRegistration | undefined;
   const colors = new TeamColors(commands, prefix);
   const teamFilter = config.teams ? new Set(config.teams.map((t) => t.toUpperCase())) : null;
 
@@ -100,8 +120,10 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
 
   async function sendAlert(alert: Alert, event: GameEvent): Promise<void> {
     // Already sent (a replay after a restart) is not "stale": check that first.
-    const firedKey = `${prefix}alerts:fired:${alert.id}`;
-    if (firedHere.has(alert.id) || (await commands.exists(firedKey)) === 1) return;
+    const firedKey = `${botPrefix}alerts:fired:${alert.id}`;
+    // The unscoped key is where a worker of the previous version (one bot per Redis) marked it.
+    const legacyKey = `${prefix}alerts:fired:${alert.id}`;
+    if (firedHere.has(alert.id) || (await commands.exists(firedKey, legacyKey)) > 0) return;
     const ageMs = now() - Date.parse(alert.at);
     if (ageMs > config.staleAfterSeconds * 1000) {
       alertsStale.inc();
@@ -119,8 +141,8 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     await queueDeliveries(targets, { id: alert.id, name: alert.rule, kind: 'alert', body: colored }, event);
     await commands
       .multi()
-      .lpush(`${prefix}alerts`, JSON.stringify(colored))
-      .ltrim(`${prefix}alerts`, 0, ALERT_LIST_LENGTH - 1)
+      .lpush(`${botPrefix}alerts`, JSON.stringify(colored))
+      .ltrim(`${botPrefix}alerts`, 0, ALERT_LIST_LENGTH - 1)
       .set(firedKey, '1', 'EX', FIRED_TTL_SECONDS)
       .exec();
     firedHere.add(alert.id);
@@ -232,12 +254,51 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     return { state: current!, applied };
   }
 
-  const worker = new Worker<GameEvent>(EVENTS_QUEUE, evaluateEvent, {
+  /**
+   * One event of the shared queue, copied into each live bot's queue under the same job id: a retry
+   * after a partial copy, or the same event from a replay, adds nothing to a bot that has it. Bots
+   * are read per event, so one that starts gets the events from then on (the shared queue holds
+   * what was added while no bot ran, and the first bot to start hands it out).
+   */
+  async function fanOut(job: Job<GameEvent>): Promise<string> {
+    // This process's bot always: a Redis that lost its keys (restarted without persistence) has
+    // forgotten the bots until their next heartbeat.
+    const bots = [...new Set([bot, ...(await liveBots(commands, prefix))])];
+    await Promise.all(
+      bots.map((name) => {
+        let queue = botQueues.get(name);
+        if (!queue) {
+          queue = new Queue(queueName(EVENTS_QUEUE, name), {
+            connection: commands,
+            prefix: bullPrefix(prefix),
+          });
+          queue.on('error', () => undefined);
+          botQueues.set(name, queue);
+        }
+        return queue.add(job.name, job.data, { ...EVENT_JOB_OPTIONS, jobId: job.id });
+      }),
+    );
+    return `bots:${bots.length}`;
+  }
+
+  // Built stopped: the process registers as one of the bot's before it takes any event.
+  const worker = new Worker<GameEvent>(eventsQueue, evaluateEvent, {
     connection,
     prefix: bullPrefix(prefix),
     // Evaluation is a few Redis round trips; 4 overlaps them without starving the event loop.
     concurrency: options.concurrency ?? 4,
+    autorun: false,
   });
+  const fanOutWorker = new Worker<GameEvent>(EVENTS_QUEUE, fanOut, {
+    connection: fanOutConnection,
+    prefix: bullPrefix(prefix),
+    // One at a time across every process (the queue's global concurrency, set at start): each bot's
+    // queue then receives a game's events in order, as the daemon added them. Out of order, a bot's
+    // evaluations would wait on predecessors queued behind them. A copy is a round trip per bot.
+    concurrency: 1,
+    autorun: false,
+  });
+  logQueueErrors(fanOutWorker, logger, 'event fan-out');
   logQueueErrors(worker, logger, 'alert worker');
   worker.on('failed', (job, err) =>
     logger.warn({ job: job?.id, err: err.message }, 'event evaluation failed'),
@@ -245,22 +306,37 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
 
   const sampler = setInterval(() => {
     void Promise.all([
+      shared.getJobCounts('waiting', 'delayed', 'prioritized'),
       events.getJobCounts('waiting', 'delayed', 'prioritized'),
       webhooks.getJobCounts('waiting', 'delayed', 'prioritized'),
     ])
-      .then(([e, w]) => {
-        queueDepth.set({ queue: EVENTS_QUEUE }, sum(e));
-        queueDepth.set({ queue: WEBHOOKS_QUEUE }, sum(w));
+      .then(([s, e, w]) => {
+        queueDepth.set({ queue: EVENTS_QUEUE }, sum(s));
+        queueDepth.set({ queue: eventsQueue }, sum(e));
+        queueDepth.set({ queue: webhooksQueue }, sum(w));
       })
       .catch(() => undefined);
   }, DEPTH_SAMPLE_MS);
   sampler.unref();
 
-  return workerHandle(worker, {
+  return workerHandle([worker, fanOutWorker], {
+    start: async () => {
+      await shared.setGlobalConcurrency(1);
+      registration = await registerBot(commands, {
+        prefix,
+        bot,
+        fingerprint: rulesFingerprint(config),
+        source: options.source ?? '(rules given in code)',
+      });
+      void worker.run().catch((err: unknown) => logger.error({ err }, 'alert worker stopped'));
+      void fanOutWorker.run().catch((err: unknown) => logger.error({ err }, 'event fan-out stopped'));
+    },
     stop: () => clearInterval(sampler),
     release: async () => {
-      await Promise.all([webhooks.close(), events.close()]);
+      await registration?.close();
+      await Promise.all([webhooks.close(), shared.close(), ...[...botQueues.values()].map((q) => q.close())]);
       connection.disconnect();
+      fanOutConnection.disconnect();
       commands.disconnect();
     },
   });

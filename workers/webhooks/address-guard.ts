@@ -73,7 +73,11 @@ export function isForbiddenAddress(address: string): boolean {
  * again by `guardedLookup`, so a DNS answer that changes between the check and the connect
  * (rebinding) is refused too.
  */
-export async function assertDeliverableUrl(url: string, allowPrivateAddresses: boolean): Promise<URL> {
+export async function assertDeliverableUrl(
+  url: string,
+  allowPrivateAddresses: boolean,
+  options: { allowUnresolved?: boolean } = {},
+): Promise<URL> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -86,7 +90,14 @@ export async function assertDeliverableUrl(url: string, allowPrivateAddresses: b
   if (parsed.username || parsed.password) throw new WebhookRefusedError(url, 'credentials in the URL');
   if (allowPrivateAddresses) return parsed;
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await resolveAll(url, host);
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : await resolveAll(url, host);
+  } catch (err) {
+    // A check ahead of time may let a name that does not resolve now pass: each delivery checks again.
+    if (options.allowUnresolved) return parsed;
+    throw err;
+  }
   const bad = addresses.find(isForbiddenAddress);
   if (bad !== undefined) {
     throw new WebhookRefusedError(url, `${host} resolves to ${bad}, a private or special-use address`);

@@ -1,10 +1,13 @@
 import { Queue, type Job } from 'bullmq';
-import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import { DEFAULT_PREFIX, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection, queueName } from '../queues.js';
+import { knownBots } from '../bots.js';
 import type { DestinationKind } from '../destinations/schema.js';
 import type { WebhookJobData } from './jobs.js';
 
 export interface FailedDelivery {
   id: string;
+  /** The bot that queued it; null for the shared queue that workers of the previous version used. */
+  bot: string | null;
   /** The subscriber's kind: `webhook`, `discord`, `slack`, `telegram` or `ntfy`. */
   kind: DestinationKind;
   /** Where it went; tokens in chat URLs are redacted. */
@@ -17,10 +20,15 @@ export interface FailedDelivery {
 }
 
 export interface FailedDeliveries {
-  list(limit?: number): Promise<FailedDelivery[]>;
-  /** Moves failed deliveries back to waiting with a fresh attempt count. */
+  /** The failed set of every bot (or of `bot` only), bot by bot. */
+  list(limit?: number, bot?: string): Promise<FailedDelivery[]>;
+  /**
+   * Moves failed deliveries back to waiting with a fresh attempt count, in every bot's queue (or in
+   * `bot`'s only). An id failed in two bots' queues (two bots with one subscriber id) retries both.
+   */
   retry(
     selection: { all: true } | { ids: readonly string[] },
+    bot?: string,
   ): Promise<{ retried: string[]; missing: string[] }>;
   close(): Promise<void>;
 }
@@ -28,7 +36,7 @@ export interface FailedDeliveries {
 // Pages of failed jobs read at once: one Redis round trip each.
 const PAGE = 500;
 
-/** Inspection and re-drive of the webhook failed set (`courtside webhooks failed|retry`). */
+/** Inspection and re-drive of the webhook failed sets (`courtside webhooks failed|retry`). */
 export function openFailedDeliveries(options: { redisUrl: string; prefix?: string }): FailedDeliveries {
   // A command-line tool: give up after a few seconds rather than wait for Redis forever.
   const connection = createRedisConnection(options.redisUrl, {
@@ -36,12 +44,32 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
     connectTimeout: 3_000,
     retryStrategy: (times) => (times > 3 ? null : 500),
   });
-  const queue = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, { connection, prefix: bullPrefix(options.prefix) });
-  queue.on('error', () => undefined);
+  const queues = new Map<string | null, Queue<WebhookJobData>>();
 
-  function describe(job: Job<WebhookJobData>): FailedDelivery {
+  function queueOf(bot: string | null): Queue<WebhookJobData> {
+    let queue = queues.get(bot);
+    if (!queue) {
+      queue = new Queue<WebhookJobData>(queueName(WEBHOOKS_QUEUE, bot ?? undefined), {
+        connection,
+        prefix: bullPrefix(options.prefix),
+      });
+      queue.on('error', () => undefined);
+      queues.set(bot, queue);
+    }
+    return queue;
+  }
+
+  /** The queues to look in: one bot's, or the shared one and every bot's. */
+  async function queuesOf(bot: string | undefined): Promise<Array<[string | null, Queue<WebhookJobData>]>> {
+    const bots: Array<string | null> =
+      bot !== undefined ? [bot] : [null, ...(await knownBots(connection, options.prefix ?? DEFAULT_PREFIX))];
+    return bots.map((b) => [b, queueOf(b)]);
+  }
+
+  function describe(job: Job<WebhookJobData>, bot: string | null): FailedDelivery {
     return {
       id: job.id ?? '',
+      bot,
       kind: job.data.destination ?? 'webhook',
       url: job.data.url,
       subscriberId: job.data.subscriberId,
@@ -52,7 +80,7 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
     };
   }
 
-  async function allFailed(limit: number): Promise<Job<WebhookJobData>[]> {
+  async function allFailed(queue: Queue<WebhookJobData>, limit: number): Promise<Job<WebhookJobData>[]> {
     const out: Job<WebhookJobData>[] = [];
     for (let start = 0; out.length < limit; start += PAGE) {
       const page = (await queue.getFailed(start, start + PAGE - 1)) as Job<WebhookJobData>[];
@@ -64,33 +92,37 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
 
   let closing: Promise<void> | null = null;
   return {
-    async list(limit = Number.MAX_SAFE_INTEGER) {
-      return (await allFailed(limit)).map(describe);
-    },
-    async retry(selection) {
-      const retried: string[] = [];
-      const missing: string[] = [];
-      const jobs: Array<Job<WebhookJobData> | undefined> =
-        'all' in selection
-          ? await allFailed(Number.MAX_SAFE_INTEGER)
-          : await Promise.all(
-              selection.ids.map(async (id) => (await queue.getJob(id)) as Job<WebhookJobData> | undefined),
-            );
-      const ids = 'all' in selection ? jobs.map((job) => job?.id ?? '') : selection.ids;
-      for (const [i, job] of jobs.entries()) {
-        const id = ids[i] ?? '';
-        if (!job || !(await job.isFailed())) {
-          missing.push(id);
-          continue;
-        }
-        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-        retried.push(id);
+    async list(limit = Number.MAX_SAFE_INTEGER, bot) {
+      const out: FailedDelivery[] = [];
+      for (const [name, queue] of await queuesOf(bot)) {
+        if (out.length >= limit) break;
+        out.push(...(await allFailed(queue, limit - out.length)).map((job) => describe(job, name)));
       }
+      return out;
+    },
+    async retry(selection, bot) {
+      const retried: string[] = [];
+      const found = new Set<string>();
+      for (const [, queue] of await queuesOf(bot)) {
+        const jobs: Array<Job<WebhookJobData> | undefined> =
+          'all' in selection
+            ? await allFailed(queue, Number.MAX_SAFE_INTEGER)
+            : await Promise.all(
+                selection.ids.map(async (id) => (await queue.getJob(id)) as Job<WebhookJobData> | undefined),
+              );
+        for (const job of jobs) {
+          if (!job?.id || !(await job.isFailed())) continue;
+          await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+          retried.push(job.id);
+          found.add(job.id);
+        }
+      }
+      const missing = 'all' in selection ? [] : selection.ids.filter((id) => !found.has(id));
       return { retried, missing };
     },
     close() {
       closing ??= (async () => {
-        await queue.close();
+        await Promise.all([...queues.values()].map((queue) => queue.close()));
         connection.disconnect();
       })();
       return closing;

@@ -1,10 +1,10 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { webhookDeliveries } from '../../src/core/metrics.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { logQueueErrors } from '../queue-errors.js';
-import { DEFAULT_PREFIX, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../queues.js';
+import { DEFAULT_PREFIX, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection, queueName } from '../queues.js';
 import { createChatDelivery } from '../destinations/chat-delivery.js';
 import { workerHandle } from '../worker-handle.js';
 import { deliverWebhook } from './deliver.js';
@@ -13,7 +13,7 @@ import type { WebhookJobData } from './jobs.js';
 export interface WebhookWorkerOptions {
   redisUrl: string;
   prefix?: string;
-  config: Pick<AlertsConfig, 'subscribers' | 'allowPrivateAddresses' | 'timeoutMs'>;
+  config: Pick<AlertsConfig, 'name' | 'subscribers' | 'allowPrivateAddresses' | 'timeoutMs'>;
   /** Deliveries in flight at once in this process. */
   concurrency?: number;
   logger?: Logger;
@@ -29,8 +29,14 @@ export interface WebhookWorker {
   close(): Promise<void>;
 }
 
+// A delivery in the shared queue of the previous version whose subscriber is another bot's is left
+// for that bot's workers this long (re-offered every HANDOFF_DELAY_MS) before it fails.
+const HANDOFF_MS = 10 * 60_000;
+const HANDOFF_DELAY_MS = 1_000;
+
 /**
- * Consumes `courtside-webhooks`: POSTs each delivery, signed with the subscriber's current secret,
+ * Consumes the bot's `courtside-webhooks.<bot>` (and what is left in the shared `courtside-webhooks`
+ * that workers of the previous version filled): POSTs each delivery, signed with the subscriber's current secret,
  * or, for a chat subscriber (Discord, Slack, Telegram, ntfy), posts it formatted for the chat.
  * A non-2xx answer throws, so BullMQ retries with the job's exponential backoff; after the last
  * attempt the job stays in the failed set (see `webhooks failed` / `webhooks retry`).
@@ -39,6 +45,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const logger = options.logger ?? silentLogger;
   const subscribers = new Map<string, SubscriberConfig>(options.config.subscribers.map((s) => [s.id, s]));
   const connection: Redis = createRedisConnection(options.redisUrl);
+  const legacyConnection: Redis = createRedisConnection(options.redisUrl);
   const commands: Redis = createRedisConnection(options.redisUrl);
   const chats = createChatDelivery({
     commands,
@@ -49,6 +56,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     maxInlineWaitMs: options.maxInlineWaitMs,
     onDelivered: options.onDelivered,
   });
+
+  async function deliverLegacyJob(job: Job<WebhookJobData>, token?: string): Promise<{ status: number }> {
+    if (!subscribers.has(job.data.subscriberId) && token && Date.now() - job.timestamp < HANDOFF_MS) {
+      // Queued when every bot shared this queue: perhaps another bot's subscriber. Offer it again
+      // without spending an attempt, so that bot's workers may take it.
+      await job.moveToDelayed(Date.now() + HANDOFF_DELAY_MS, token);
+      throw new DelayedError();
+    }
+    return deliverJob(job, token);
+  }
 
   async function deliverJob(job: Job<WebhookJobData>, token?: string): Promise<{ status: number }> {
     const data = job.data;
@@ -93,17 +110,25 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
   }
 
-  const worker = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, deliverJob, {
+  const worker = new Worker<WebhookJobData>(queueName(WEBHOOKS_QUEUE, options.config.name), deliverJob, {
     connection,
     prefix: bullPrefix(options.prefix),
     // Deliveries wait on the network, not the CPU: many in flight cost little.
     concurrency: options.concurrency ?? 16,
   });
   logQueueErrors(worker, logger, 'webhook worker');
+  const legacy = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, deliverLegacyJob, {
+    connection: legacyConnection,
+    prefix: bullPrefix(options.prefix),
+    // Only what an upgrade left behind: a trickle, then nothing.
+    concurrency: 4,
+  });
+  logQueueErrors(legacy, logger, 'webhook worker (shared queue)');
 
-  return workerHandle(worker, {
+  return workerHandle([worker, legacy], {
     release: () => {
       connection.disconnect();
+      legacyConnection.disconnect();
       commands.disconnect();
     },
   });

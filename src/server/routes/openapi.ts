@@ -94,6 +94,12 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
         BadRequest: errorResponse('Invalid parameter, named in the message; nothing was sent upstream'),
         NotFound: errorResponse('Unknown operation or game'),
         Unauthorized: errorResponse('Missing or invalid bearer token'),
+        RedisUnavailable: {
+          ...errorResponse(
+            'REDIS_UNAVAILABLE: Redis is restarting or unreachable; retry after Retry-After seconds',
+          ),
+          headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } },
+        },
       },
       ...(options.auth
         ? {
@@ -265,6 +271,7 @@ function fixedPaths(): Record<string, Json> {
             },
             'Games in progress',
           ),
+          '503': { $ref: '#/components/responses/RedisUnavailable' },
         },
       },
     },
@@ -285,6 +292,7 @@ function fixedPaths(): Record<string, Json> {
           '200': json(ref('GameSnapshot'), 'The game snapshot'),
           '400': { $ref: '#/components/responses/BadRequest' },
           '404': { $ref: '#/components/responses/NotFound' },
+          '503': { $ref: '#/components/responses/RedisUnavailable' },
         },
       },
     },

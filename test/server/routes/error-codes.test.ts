@@ -16,6 +16,7 @@ import {
   type RouteHandler,
 } from '../../../src/server/http-types.js';
 import { overlayRoute } from '../../../src/server/overlay-page.js';
+import { BusUnavailableError } from '../../../src/core/errors.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
 import { startApi, type ApiHarness } from './helpers.js';
 
@@ -73,6 +74,11 @@ describe.skipIf(!HAVE_FIXTURES)(
       if (url.pathname !== '/boom') return false;
       throw new Error('a bug in a handler');
     };
+    // What a route that reads Redis throws while Redis restarts (the real one: test/reliability/redis-restart.test.ts).
+    const redisDown: RouteHandler = (_req, _res, url) => {
+      if (url.pathname !== '/redis-down') return false;
+      throw new BusUnavailableError('loadGame', { cause: new Error('Connection is closed.') });
+    };
 
     beforeAll(async () => {
       api = await startApi({
@@ -80,7 +86,7 @@ describe.skipIf(!HAVE_FIXTURES)(
         origins: [ALLOWED_ORIGIN],
         // One stream at a time, so the test can reach the limit with a single open stream.
         limits: { maxConnections: 1 },
-        routes: [overlayRoute(), boom],
+        routes: [overlayRoute(), boom, redisDown],
       });
     });
     afterAll(async () => {
@@ -142,6 +148,9 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(await codeOf(await fetch(url('/nope')))).toBe('NOT_FOUND');
       expect(await codeOf(await fetch(url('/v1/stream')))).toBe('UPGRADE_REQUIRED');
       expect(await codeOf(await fetch(url('/boom')))).toBe('INTERNAL');
+      const down = await fetch(url('/redis-down'));
+      expect(down.headers.get('retry-after')).toBe('5');
+      expect(await codeOf(down)).toBe('REDIS_UNAVAILABLE');
     });
 
     it('WebSocket upgrade refusals', async () => {

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { alertsStale } from '../../../src/core/metrics.js';
 import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
-import { EVENTS_QUEUE, bullPrefix } from '../../../workers/queues.js';
+import { EVENTS_QUEUE, bullPrefix, queueName } from '../../../workers/queues.js';
 import { getTestRedis, redisPerTest, type TestRedis } from '../../support/redis.js';
 import { GameScript } from '../../support/events.js';
 import { SECRET, expectedAlertIds, startPipeline } from '../pipeline.js';
@@ -60,7 +60,7 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     // The inspection list holds them too (newest first).
     const client = new Redis(redis.url);
     try {
-      const listed = (await client.lrange(`${redis.prefix}alerts`, 0, -1)).map(
+      const listed = (await client.lrange(`${redis.prefix}bot:default:alerts`, 0, -1)).map(
         (s) => (JSON.parse(s) as Alert).id,
       );
       expect(listed.sort()).toEqual(expected);
@@ -86,10 +86,12 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
 
     // Lose the rule state and the queue's job ids: a worker restart with an empty slate.
     const client = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue(EVENTS_QUEUE, { connection: client, prefix: bullPrefix(redis.prefix) });
-    await queue.obliterate({ force: true });
-    await queue.close();
-    await client.del(`${redis.prefix}alerts:state:mens:${game.gameId}`);
+    for (const name of [EVENTS_QUEUE, queueName(EVENTS_QUEUE, 'default')]) {
+      const queue = new Queue(name, { connection: client, prefix: bullPrefix(redis.prefix) });
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+    await client.del(`${redis.prefix}bot:default:alerts:state:mens:${game.gameId}`);
     client.disconnect();
 
     const second = await startPipeline(redis, rulesFile);
@@ -101,7 +103,7 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     try {
       await waitFor(
         async () => {
-          const raw = await probe.get(`${redis.prefix}alerts:state:mens:${game.gameId}`);
+          const raw = await probe.get(`${redis.prefix}bot:default:alerts:state:mens:${game.gameId}`);
           return raw !== null && (JSON.parse(raw) as GameRuleState).lastSeq === game.events.length;
         },
         60_000,
@@ -131,13 +133,13 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     try {
       const keys = await client.keys(`${redis.prefix}*`);
       if (keys.length > 0) await client.del(...keys);
-      expect(await client.keys(`${redis.prefix}alerts:fired:*`)).toEqual([]);
+      expect(await client.keys(`${redis.prefix}bot:default:alerts:fired:*`)).toEqual([]);
       // The same history again (an engine that started a game over): the same alert ids.
       for (const event of game.events) pipeline.producer.add(event);
       await pipeline.producer.flush();
       await waitFor(
         async () => {
-          const raw = await client.get(`${redis.prefix}alerts:state:mens:${game.gameId}`);
+          const raw = await client.get(`${redis.prefix}bot:default:alerts:state:mens:${game.gameId}`);
           return raw !== null && (JSON.parse(raw) as GameRuleState).lastSeq === game.events.length;
         },
         60_000,

@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
-import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection } from '../../../workers/queues.js';
+import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection, queueName } from '../../../workers/queues.js';
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../../src/core/metrics.js';
 import { webhooksFailed, webhooksRetry } from '../../../src/cli/webhooks.js';
@@ -257,7 +257,10 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
     const { fake } = await run('ntfy', () => null);
     await waitFor(() => fake.delivered().length >= 8, 30_000, 'deliveries');
     const connection = createRedisConnection(redis.url);
-    const queue = new Queue(WEBHOOKS_QUEUE, { connection, prefix: bullPrefix(redis.prefix) });
+    const queue = new Queue(queueName(WEBHOOKS_QUEUE, 'default'), {
+      connection,
+      prefix: bullPrefix(redis.prefix),
+    });
     closers.push(async () => {
       await queue.close();
       connection.disconnect();

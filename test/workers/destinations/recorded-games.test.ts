@@ -139,7 +139,9 @@ describe.skipIf(!HAVE_FIXTURES || !redis || GAMES.length === 0)(
         const reader = new Redis(redis!.url);
         closers.push(async () => reader.disconnect());
         const fired = async (): Promise<Alert[]> =>
-          (await reader.lrange(`${redis!.prefix}alerts`, 0, -1)).map((a) => JSON.parse(a) as Alert).reverse();
+          (await reader.lrange(`${redis!.prefix}bot:rules:alerts`, 0, -1))
+            .map((a) => JSON.parse(a) as Alert)
+            .reverse();
         await waitFor(
           async () => (await fired()).filter((a) => a.rule === 'final_score').length === GAMES.length,
           120_000,
