@@ -208,7 +208,7 @@ export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(
   SUFFIXES.flatMap((s) =>
     s.leagues.map((league): [string, OperationSpec] => {
       // The leagues lists above keep men's-only suffixes out of the women's names; the
-      // registry test checks the 44 names against the endpoint table of the interface document.
+      // registry test checks the 44 names against ESPN's endpoint list.
       const name = `${league}_${s.suffix}` as OperationName;
       const params = [...s.pathParams, ...s.queryParams.map((p) => p.name)];
       return [name, { ...s, name, league, params }];

@@ -32,7 +32,7 @@ interface ParamRule {
 const ID = /^[A-Za-z0-9-]+$/;
 // ESPN ids are short; a 64-character cap keeps hostile input out of URLs and logs.
 const MAX_ID_LENGTH = 64;
-// The spec gives no maximum for `limit`; 1000 is above every list ESPN serves (teams, news).
+// ESPN documents no maximum for `limit`; 1000 is above every list ESPN serves (teams, news).
 const MAX_LIMIT = 1000;
 // A range is answered month by month (docs/operations.md, "Date ranges"). A season touches at
 // most 9 calendar months (NBA: preseason in October to the Finals in June); 12 lets any one
