@@ -72,7 +72,9 @@ describe('rules file validation', () => {
       'subscribers.0.secrt: unknown field; did you mean secret?',
     );
     expect(
-      fieldOf({ subscribers: [{ kind: 'discord', url: 'https://discord.com/api/webhooks/1/x', alrets: [] }] }),
+      fieldOf({
+        subscribers: [{ kind: 'discord', url: 'https://discord.com/api/webhooks/1/x', alrets: [] }],
+      }),
     ).toBe('subscribers.0.alrets: unknown field; did you mean alerts?');
     // Nothing close: no guess.
     expect(fieldOf({ rules: { overtime: {} } })).toBe('rules.overtime: unknown field');
