@@ -17,7 +17,7 @@ import { finishedSummaries } from '../test/support/fixtures.js';
  * Regenerates the examples in docs/alerts.md ("Messages in each destination"): every finished
  * recorded game is replayed through the simulator and the engine, its events through the rules,
  * and the first alert of each rule in each league is rendered for every destination. Needs the
- * recorded payloads (../shared/fixtures/espn). The settings reach earlier in the game than the
+ * recorded payloads (the folder the tests read, COURTSIDE_FIXTURES). The settings reach earlier in the game than the
  * defaults, so that each recorded game has an example of each rule; docs/alerts.md says so.
  */
 const EXAMPLE_RULES = {

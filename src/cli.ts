@@ -34,7 +34,9 @@ Examples:
   $ courtside demo                                 # simulator + daemon, open the printed overlay URL
   $ courtside serve --port 8080                    # the daemon against ESPN
   $ courtside op mens_scoreboard --dates 20240317  # one operation, as a table
-  $ courtside watch --league mens                  # a live terminal feed from a running daemon`,
+  $ courtside watch --league mens                  # a live terminal feed from a running daemon
+The docs/ and examples/ the commands' help names are in the package's folder (node_modules/courtside/
+when installed), as in the repository.`,
     );
   const name = argv[2];
   const only = name !== undefined ? COMMANDS[name] : undefined;

@@ -57,7 +57,7 @@ export {
   WebhookFailedError,
   WebhookRefusedError,
 } from './core/errors.js';
-export type { ErrorCode } from './core/errors.js';
+export type { ErrorCode, OperationSuggestion } from './core/errors.js';
 
 // Tabular forms
 export { columnsFor, parseOperation, tableToIpc, toCsv } from './tables/index.js';

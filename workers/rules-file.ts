@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from '../src/model/events.js';
 import { LEAGUES } from '../src/core/leagues.js';
 import { InvalidConfigError } from '../src/core/errors.js';
+import { closest } from '../src/core/suggest.js';
 import {
   DESTINATION_FIELDS,
   DESTINATION_KINDS,
@@ -14,6 +15,7 @@ import {
 } from './destinations/schema.js';
 import { expandEnv } from './env-vars.js';
 import { BOT_NAME_PATTERN, DEFAULT_BOT, botNameFromFile } from './bots.js';
+import { fieldsAt } from './schema-fields.js';
 
 /** The alert rules, by the names used in the rules file and in alert ids. */
 export const RULE_NAMES = [
@@ -148,7 +150,7 @@ export function parseAlertsConfig(
 ): AlertsConfig {
   const expanded = expandEnv(input ?? {}, env);
   const result = fileSchema.safeParse(expanded);
-  if (!result.success) throw configError(result.error, []);
+  if (!result.success) throw configError(result.error, [], fileSchema);
   const parsed = result.data;
   const rules = {} as Record<RuleName, unknown>;
   for (const name of RULE_NAMES) {
@@ -167,12 +169,21 @@ export function parseAlertsConfig(
   return { ...parsed, name: parsed.name ?? defaultName, rules: rules as RuleSettings, subscribers };
 }
 
-/** The first problem zod found, as an error naming its field path under `at`. */
-function configError(error: z.ZodError, at: string[]): InvalidConfigError {
-  const issue = error.issues[0];
+/**
+ * A problem zod found, as an error naming its field path under `at`; an unknown field gets the
+ * closest field `schema` knows there, as a mistyped flag does.
+ */
+function configError(error: z.ZodError, at: string[], schema: z.ZodType): InvalidConfigError {
+  // A misspelt field first: it is why the field it was meant to be is reported missing.
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   const path = [...at, ...(issue?.path.map(String) ?? [])];
   if (issue?.code === 'unrecognized_keys') {
-    return new InvalidConfigError([...path, issue.keys[0] ?? '?'].join('.'), 'unknown field');
+    const key = issue.keys[0] ?? '?';
+    const meant = closest(key, fieldsAt(schema, issue.path));
+    return new InvalidConfigError(
+      [...path, key].join('.'),
+      `unknown field${meant ? `; did you mean ${meant}?` : ''}`,
+    );
   }
   return new InvalidConfigError(path.join('.') || '(root)', issue?.message ?? 'invalid');
 }
@@ -187,7 +198,7 @@ function parseSubscriber(raw: unknown, i: number): SubscriberConfig {
     throw new InvalidConfigError(`${at.join('.')}.kind`, `expected one of ${DESTINATION_KINDS.join(', ')}`);
   }
   const result = subscriberSchemas[kind].safeParse(raw);
-  if (!result.success) throw configError(result.error, at);
+  if (!result.success) throw configError(result.error, at, subscriberSchemas[kind]);
   const parsed = result.data as Parsed<DestinationKind> & { events?: EventType[] };
   const id = parsed.id ?? createHash('sha256').update(addressOf(parsed)).digest('hex').slice(0, 12);
   return { ...parsed, id, kind, events: parsed.events ?? [] } as SubscriberConfig;

@@ -3,8 +3,9 @@ import { loadConfig } from '../daemon/config.js';
 import { createDaemon } from '../daemon/daemon.js';
 import { InvalidOptionsError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
-import { startUpstream } from '../simulator/index.js';
+import { startUpstream, type SimulatedGame } from '../simulator/index.js';
 import { ESPN_RULES, type EspnRules } from '../simulator/types.js';
+import { cycleSlates } from './demo-slates.js';
 import { fail } from './fail.js';
 import { exitOnSignals } from './shutdown.js';
 
@@ -26,6 +27,8 @@ interface DemoOptions {
 const DEFAULT_SPEED = 20;
 // At 20x one real second is 20 game seconds: polling every second shows plays as they happen.
 const DEMO_SUMMARY_INTERVAL_MS = 1000;
+// Tip-offs one game-minute apart so every game is live within seconds of starting.
+const DEMO_STAGGER_MS = 60_000;
 // Same bound as `serve`: a stuck close must not keep Ctrl-C from ending the demo.
 const HARD_EXIT_MS = 5_000;
 
@@ -52,13 +55,16 @@ Examples:
   $ courtside op mens_summary --event-id 401585607 --format raw --out game.json
   $ courtside demo --replay game.json                # replay that finished game as if live
   $ courtside demo --games 8 --speed 60 --port 9090
-Then open the printed overlay URL in a browser, or run the printed watch command.`,
+Then open the printed overlay URL in a browser, or run the printed watch command.
+The demo runs until stopped: when a synthetic slate's last game ends, the next slate starts (new
+games, new ids) and its URLs are printed; finished games stay listed on the daemon's home page.`,
     )
     .action((options: DemoOptions) => runDemo(options));
 }
 
 async function runDemo(options: DemoOptions): Promise<void> {
   const games = Number(options.games);
+  const seed = Number(options.seed) || 7;
   const speed = Number(options.speed);
   if (!Number.isInteger(games) || games < 1 || games > 30)
     throw new InvalidOptionsError('--games: expected an integer from 1 to 30');
@@ -73,8 +79,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
   const upstream = await startUpstream({
     ...(options.replay?.length
       ? { replay: options.replay }
-      : // Tip-offs one game-minute apart so every game is live within seconds of starting.
-        { simulate: { games, seed: Number(options.seed) || 7, staggerMs: 60_000 } }),
+      : { simulate: { games, seed, staggerMs: DEMO_STAGGER_MS } }),
     speed,
     espnRules: options.espnRules as EspnRules,
     logger: logger.child({ component: 'simulator' }),
@@ -98,25 +103,50 @@ async function runDemo(options: DemoOptions): Promise<void> {
     return;
   }
   const base = daemon.url;
-  const out = (line = ''): void => void process.stdout.write(`${line}\n`);
   out(`courtside demo: simulator at ${upstream.url}, ${upstream.games.length} game(s) at ${speed}x`);
   out(`daemon at ${base}`);
-  for (const game of upstream.games) out(`overlay: ${base}/overlay/${game.league}/${game.id}`);
-  const first = upstream.games[0];
-  // The other broadcast pages (docs/overlay.md): the slate ticker, and lower thirds on the first
-  // game from its first lead change on (the alert rule's default waits for the 4th quarter).
+  printSlate(base, upstream.games);
+  // The slate ticker (docs/overlay.md) shows every game of the day, whichever slate.
   out(`ticker:  ${base}/overlay/ticker`);
-  if (first)
-    out(`lower third: ${base}/overlay/${first.league}/${first.id}/lower-third?lead_change.fromPeriod=1`);
-  if (first) out(`watch:   npx courtside watch --url ${base} --league ${first.league} --game ${first.id}`);
   out('Ctrl-C to stop.');
+
+  // A recorded game is replayed once; synthetic slates follow one another until the demo stops.
+  const stopSlates = options.replay?.length
+    ? () => undefined
+    : cycleSlates({
+        upstream,
+        games,
+        seed,
+        staggerMs: DEMO_STAGGER_MS,
+        onSlate: (slate, added, startAt) => {
+          const inSeconds = Math.round((startAt - Date.now()) / 1000);
+          out(
+            `slate ${slate}: the previous slate has ended; ${added.length} new game(s) at ${speed}x, the first tipping off in ${inSeconds} s (finished games stay listed at ${base}/)`,
+          );
+          printSlate(base, added);
+        },
+      });
 
   exitOnSignals({
     logger,
     close: async () => {
+      stopSlates();
       await daemon.close();
       await upstream.close();
     },
     hardExitMs: HARD_EXIT_MS,
   });
+}
+
+const out = (line = ''): void => void process.stdout.write(`${line}\n`);
+
+/** The pages of a slate's games, and a watch command for its first. */
+function printSlate(base: string, games: readonly SimulatedGame[]): void {
+  for (const game of games) out(`overlay: ${base}/overlay/${game.league}/${game.id}`);
+  const first = games[0];
+  // Lower thirds (docs/overlay.md) on the first game from its first lead change on (the alert
+  // rule's default waits for the 4th quarter).
+  if (first)
+    out(`lower third: ${base}/overlay/${first.league}/${first.id}/lower-third?lead_change.fromPeriod=1`);
+  if (first) out(`watch:   npx courtside watch --url ${base} --league ${first.league} --game ${first.id}`);
 }

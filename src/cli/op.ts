@@ -43,6 +43,10 @@ interface OpFlags {
   [flag: string]: unknown;
 }
 
+// Without the network (or with ESPN down) the simulator answers the same paths.
+const OFFLINE_HINT =
+  '; without the network, call the simulator instead: start it (`courtside upstream --simulate 4` prints its URL; `npm run demo` in a checkout runs it with a daemon) and give its URL with --upstream <url> (or COURTSIDE_UPSTREAM)';
+
 /** A mistake in the call that names its own remedy, so it gets no pointer to `--help`. */
 class UsageError extends InvalidOptionsError {}
 
@@ -127,12 +131,15 @@ async function runOp(operationName: string | undefined, flags: OpFlags): Promise
     await write(flags.out, output);
     return EXIT_OK;
   } catch (error) {
+    const code = error instanceof CourtsideError ? error.code : undefined;
     const hint =
-      error instanceof CourtsideError && error.code === 'UNKNOWN_OPERATION'
+      code === 'UNKNOWN_OPERATION'
         ? '; `courtside op --list` prints the operations'
-        : exitCodeOf(error) === EXIT_USAGE && !(error instanceof UsageError)
-          ? ' (see courtside op --help)'
-          : '';
+        : code === 'UPSTREAM_NETWORK' || code === 'UPSTREAM_TIMEOUT'
+          ? OFFLINE_HINT
+          : exitCodeOf(error) === EXIT_USAGE && !(error instanceof UsageError)
+            ? ' (see courtside op --help)'
+            : '';
     return fail('op', error, { hint });
   } finally {
     await client?.close();

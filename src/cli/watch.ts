@@ -4,6 +4,7 @@ import { InvalidOptionsError } from '../core/errors.js';
 import { isLeague, type League } from '../core/leagues.js';
 import { connect } from '../live-client/courtside.js';
 import { EXIT_FAILURE, say } from './fail.js';
+import { gameNotices } from './watch-games.js';
 import { ANSI, PLAIN, eventLine, snapshotLine } from './watch-format.js';
 
 interface WatchOptions {
@@ -143,11 +144,25 @@ function follow(options: WatchOptions): Promise<void> {
       // A client closing on an error ends its subscription with the same error: say it once.
       if (failed) return;
       failed = true;
-      say('watch', err.message);
+      say('watch', (err as { code?: string }).code === 'unauthorized' ? unauthorized(options) : err.message);
       process.exitCode = EXIT_FAILURE;
       stop();
     };
     sub.on('error', fatal);
     client.on('error', fatal);
+    if (options.game) {
+      const leagues = options.league as League[] | undefined;
+      void gameNotices(options.game, { url: options.url, token: options.token, leagues }).then((lines) => {
+        for (const line of lines) if (!failed) say('watch', line);
+      });
+    }
   });
+}
+
+/** The library's 401 names its own option; a command-line user needs the flag. */
+function unauthorized(options: WatchOptions): string {
+  const origin = new URL(options.url).origin;
+  return options.token
+    ? `the daemon at ${origin} refused the connection (401): the token given (--token or COURTSIDE_TOKEN) is not one of its tokens (its COURTSIDE_TOKENS)`
+    : `the daemon at ${origin} refused the connection (401): it needs a token: --token <token>, or COURTSIDE_TOKEN in the environment`;
 }

@@ -38,10 +38,14 @@ export class InvalidParamsError extends CourtsideError {
   readonly value: unknown;
   readonly expected: string;
 
-  constructor(param: string, value: unknown, expected: string, operation?: string) {
+  /** `reason`: which rule the value breaks, when the expected form alone does not make it plain. */
+  constructor(param: string, value: unknown, expected: string, operation?: string, reason?: string) {
     const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
     // A required parameter that was not given has no value to show: "invalid value undefined" misleads.
-    const problem = value === undefined ? 'is missing' : `has invalid value ${truncate(shown)}`;
+    const problem =
+      value === undefined
+        ? 'is missing'
+        : `has invalid value ${truncate(shown)}${reason ? ` (${reason})` : ''}`;
     super(
       'INVALID_PARAMS',
       `${operation ? `${operation}: ` : ''}parameter "${param}" ${problem}; expected ${expected}`,
@@ -53,12 +57,24 @@ export class InvalidParamsError extends CourtsideError {
 }
 
 /** The operation name is not one of the 44 known operations. */
+/** What an unknown operation name was probably meant to be, and why when it is not a typo. */
+export interface OperationSuggestion {
+  name: string;
+  note?: string;
+}
+
 export class UnknownOperationError extends CourtsideError {
   readonly operation: string;
+  /** The known operation the name was probably meant to be (`mens_scoreboard` for `nba_scoreboard`). */
+  readonly suggestion: OperationSuggestion | undefined;
 
-  constructor(operation: string) {
-    super('UNKNOWN_OPERATION', `unknown operation ${truncate(JSON.stringify(operation))}`);
+  constructor(operation: string, suggestion?: OperationSuggestion) {
+    const meant = suggestion
+      ? `; did you mean ${suggestion.name}?${suggestion.note ? ` (${suggestion.note})` : ''}`
+      : '';
+    super('UNKNOWN_OPERATION', `unknown operation ${truncate(JSON.stringify(operation))}${meant}`);
     this.operation = operation;
+    this.suggestion = suggestion;
   }
 }
 

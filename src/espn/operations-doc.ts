@@ -175,7 +175,7 @@ const RANGES = [
     '(its `date` in America/New_York, where ESPN files games) is within the range, ordered by `date` ' +
     '(then `id`), and only then cut to `limit`.',
   '',
-  'Beyond the interface document, `dates` also takes a month `YYYYMM` and a year `YYYY`: each is ' +
+  "`dates` also takes a month `YYYYMM` and a year `YYYY`, forms of courtside's own: each is " +
     'read as the range of its days and answered the same way (a year is 12 month requests: ESPN cuts ' +
     'a `dates=YYYY` board at 500 events, fewer than a season has).',
   '',

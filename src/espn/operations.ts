@@ -1,6 +1,7 @@
-import { InvalidParamsError, UnknownOperationError } from '../core/errors.js';
+import { InvalidParamsError, UnknownOperationError, type OperationSuggestion } from '../core/errors.js';
 import { LEAGUE_SEGMENT, LEAGUES, type League } from '../core/leagues.js';
 import { PARAM_RULES, validateParam, type ParamName } from './params.js';
+import { closest } from '../core/suggest.js';
 
 /**
  * The operation registry: the 24 suffixes of ESPN's basketball endpoints, expanded to the 44
@@ -207,7 +208,7 @@ export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(
   SUFFIXES.flatMap((s) =>
     s.leagues.map((league): [string, OperationSpec] => {
       // The leagues lists above keep men's-only suffixes out of the women's names; the
-      // registry test checks the 44 names against the endpoint table of the interface document.
+      // registry test checks the 44 names against ESPN's endpoint list.
       const name = `${league}_${s.suffix}` as OperationName;
       const params = [...s.pathParams, ...s.queryParams.map((p) => p.name)];
       return [name, { ...s, name, league, params }];
@@ -223,8 +224,35 @@ export function isOperationName(name: unknown): name is OperationName {
 
 export function getOperation(name: string): OperationSpec {
   const op = typeof name === 'string' ? OPERATIONS.get(name) : undefined;
-  if (!op) throw new UnknownOperationError(name);
+  if (!op)
+    throw new UnknownOperationError(name, typeof name === 'string' ? suggestOperation(name) : undefined);
   return op;
+}
+
+// The names people know the leagues by; the operations are named for ESPN's league slugs.
+const LEAGUE_ALIASES: Readonly<Record<string, string>> = { nba: 'mens', wnba: 'womens' };
+
+/**
+ * The operation an unknown name was probably meant to be, with why when it is not a plain typo:
+ * `nba_scoreboard` gets `mens_scoreboard`, "NBA is mens, WNBA is womens". A name that gives a
+ * league is matched within that league only: the other league's operation is not what was meant.
+ */
+export function suggestOperation(name: string): OperationSuggestion | undefined {
+  const prefixed = /^(w?nba|(?:wo)?mens)_(.*)$/i.exec(name);
+  if (!prefixed) {
+    // A name without its league (`scoreboard`): the operations of both leagues.
+    const both = OPERATION_NAMES.filter((n) => n.endsWith(`_${name}`));
+    const meant = both.length > 0 ? both.join(' or ') : closest(name, OPERATION_NAMES);
+    return meant ? { name: meant } : undefined;
+  }
+  const typed = prefixed[1]!.toLowerCase();
+  const league = LEAGUE_ALIASES[typed] ?? typed;
+  const meant = closest(
+    `${league}_${prefixed[2]}`,
+    OPERATION_NAMES.filter((n) => n.startsWith(`${league}_`)),
+  );
+  if (!meant) return undefined;
+  return league === typed ? { name: meant } : { name: meant, note: 'NBA is mens, WNBA is womens' };
 }
 
 /** A validated request: the relative path with query string, ready to append to a base URL. */

@@ -25,12 +25,14 @@ interface ParamRule {
   readonly expected: string;
   /** Returns the normalised string sent upstream, or undefined when the value is invalid. */
   readonly check: (value: string) => string | undefined;
+  /** Which part of the expected form an invalid value breaks, where `expected` alone leaves it a puzzle. */
+  readonly problem?: (value: string) => string | undefined;
 }
 
 const ID = /^[A-Za-z0-9-]+$/;
 // ESPN ids are short; a 64-character cap keeps hostile input out of URLs and logs.
 const MAX_ID_LENGTH = 64;
-// The spec gives no maximum for `limit`; 1000 is above every list ESPN serves (teams, news).
+// ESPN documents no maximum for `limit`; 1000 is above every list ESPN serves (teams, news).
 const MAX_LIMIT = 1000;
 // A range is answered month by month (docs/operations.md, "Date ranges"). A season touches at
 // most 9 calendar months (NBA: preseason in October to the Finals in June); 12 lets any one
@@ -58,6 +60,7 @@ export const PARAM_RULES: Readonly<Record<ParamName, ParamRule>> = {
       `a date YYYYMMDD, a range YYYYMMDD-YYYYMMDD (real dates, in order, over at most ${MAX_RANGE_MONTHS} ` +
       'calendar months), a month YYYYMM or a year YYYY',
     check: checkDates,
+    problem: datesProblem,
   },
   week: { expected: `a positive integer up to ${MAX_WEEK}`, check: positiveInt(MAX_WEEK) },
   season_type: {
@@ -79,19 +82,31 @@ export const PARAM_RULES: Readonly<Record<ParamName, ParamRule>> = {
 };
 
 function checkDates(v: string): string | undefined {
-  if (/^[0-9]{4}$/.test(v)) return v;
+  return datesProblem(v) === undefined ? v : undefined;
+}
+
+/** Which rule a `dates` value breaks, in words; undefined when it is valid. */
+export function datesProblem(v: string): string | undefined {
+  if (/^[0-9]{4}$/.test(v)) return undefined;
   if (/^[0-9]{6}$/.test(v)) {
     const month = Number(v.slice(4, 6));
-    return month >= 1 && month <= 12 ? v : undefined;
+    return month >= 1 && month <= 12 ? undefined : `there is no month ${v.slice(4, 6)}`;
   }
   const m = /^([0-9]{8})(?:-([0-9]{8}))?$/.exec(v);
-  if (!m) return undefined;
+  if (!m) return 'not one of the forms: digits only, with one dash between the two days of a range';
   const start = m[1] as string;
   const end = m[2];
-  if (!isCalendarDate(start)) return undefined;
-  if (end !== undefined && (!isCalendarDate(end) || end < start)) return undefined;
-  if (end !== undefined && monthsBetween(start, end) > MAX_RANGE_MONTHS) return undefined;
-  return v;
+  for (const day of end === undefined ? [start] : [start, end]) {
+    if (!isCalendarDate(day)) return `${day} is not a day of the calendar`;
+  }
+  if (end === undefined) return undefined;
+  if (end < start)
+    return `the range is reversed: it ends (${end}) before it starts (${start}); give the earlier day first`;
+  const months = monthsBetween(start, end);
+  if (months > MAX_RANGE_MONTHS) {
+    return `the range touches ${months} calendar months, more than ${MAX_RANGE_MONTHS}; split it into calls of at most ${MAX_RANGE_MONTHS} months`;
+  }
+  return undefined;
 }
 
 /** Calendar months a range of `YYYYMMDD` days touches, both ends included. */
@@ -118,6 +133,9 @@ export function validateParam(name: ParamName, value: unknown, operation?: strin
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
   const normalised = text === undefined ? undefined : rule.check(text);
-  if (normalised === undefined) throw new InvalidParamsError(name, value, rule.expected, operation);
+  if (normalised === undefined) {
+    const problem = text === undefined ? undefined : rule.problem?.(text);
+    throw new InvalidParamsError(name, value, rule.expected, operation, problem);
+  }
   return normalised;
 }

@@ -24,12 +24,11 @@ interface File {
 }
 
 function libraryDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  // From src/server (tsx) the library sits in src/live-client; from dist/src/server it stays in src/.
-  for (const dir of [join(here, '..', 'live-client'), join(here, '..', '..', '..', 'src', 'live-client')]) {
-    if (existsSync(join(dir, 'courtside.js'))) return dir;
-  }
-  throw new Error('client library not found (src/live-client/courtside.js)');
+  // The library sits in src/live-client, and the build copies it to dist/src/live-client.
+  const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'live-client');
+  if (!existsSync(join(dir, 'courtside.js')))
+    throw new Error(`client library not found: ${dir}/courtside.js`);
+  return dir;
 }
 
 export function clientScriptRoute(): RouteHandler {

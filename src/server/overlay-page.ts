@@ -59,12 +59,10 @@ interface Asset {
 }
 
 function assetDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  // From src/server (tsx) the assets sit beside this file; from dist/src/server they stay in src/.
-  for (const dir of [join(here, 'overlay'), join(here, '..', '..', '..', 'src', 'server', 'overlay')]) {
-    if (existsSync(join(dir, 'index.html'))) return dir;
-  }
-  throw new Error('overlay assets not found');
+  // The assets sit beside this file, and the build copies them to dist/src/server/overlay.
+  const dir = join(dirname(fileURLToPath(import.meta.url)), 'overlay');
+  if (!existsSync(join(dir, 'index.html'))) throw new Error(`overlay assets not found: ${dir}/index.html`);
+  return dir;
 }
 
 function load(dir: string, name: string, type: string): Asset {

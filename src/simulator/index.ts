@@ -13,7 +13,7 @@ import { createSimulatorServer } from './server.js';
 import type { SimulatedGame } from './simulated-game.js';
 import { generateFinishedSummary } from './synthetic-game.js';
 import { syntheticGameId } from './synthetic-ids.js';
-import { ESPN_RULES, type RunningUpstream, type UpstreamOptions } from './types.js';
+import { ESPN_RULES, type RunningUpstream, type SimulateOptions, type UpstreamOptions } from './types.js';
 
 export type {
   UpstreamOptions,
@@ -73,22 +73,26 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
       throw new InvalidOptionsError(`replay: ${file} is not a finished summary (no plays)`);
     addGame(createReplayGame({ league: leagueOf(final, file), final, startAt, speed }), file);
   }
-  if (options.simulate) {
-    const { games: count, seed, leagues = [...LEAGUES] } = options.simulate;
+  /** A slate of synthetic games whose first tips off at `from`; returns the games added. */
+  const addSlate = (simulate: SimulateOptions, from: number): SimulatedGame[] => {
+    const { games: count, seed, leagues = [...LEAGUES] } = simulate;
     if (!Number.isInteger(count) || count < 0)
       throw new InvalidOptionsError(`simulate.games: ${count} is invalid; expected an integer >= 0`);
     if (!leagues.length || !leagues.every(isLeague))
       throw new InvalidOptionsError('simulate.leagues: expected a non-empty list of mens, womens');
-    const stagger = options.simulate.staggerMs ?? DEFAULT_STAGGER_MS;
+    const stagger = simulate.staggerMs ?? DEFAULT_STAGGER_MS;
+    const before = games.length;
     for (let i = 0; i < count; i++) {
       const league = leagues[i % leagues.length] as League;
       const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i });
       addGame(
-        createReplayGame({ league, final, startAt: startAt + (i * stagger) / speed, speed, synthetic: true }),
+        createReplayGame({ league, final, startAt: from + (i * stagger) / speed, speed, synthetic: true }),
         `simulate#${i}`,
       );
     }
-  }
+    return games.slice(before);
+  };
+  if (options.simulate) addSlate(options.simulate, startAt);
   const faults = new Faults(options.faults, options.seed ?? 1);
   const log = new RequestLog();
   const store = new FixtureStore(options.fixturesDir);
@@ -116,6 +120,17 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     requests: log,
     faults,
     games,
+    addSlate(simulate, from) {
+      const added = addSlate(simulate, from);
+      logger.info({ games: added.length, seed: simulate.seed }, 'upstream simulator: a new slate');
+      return added;
+    },
+    removeGames(gone) {
+      for (const game of gone) {
+        const i = games.indexOf(game);
+        if (i >= 0) games.splice(i, 1);
+      }
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         sim.server.close(() => resolve());

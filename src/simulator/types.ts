@@ -52,6 +52,15 @@ export interface RunningUpstream {
   readonly url: string;
   readonly requests: UpstreamRequestLog;
   readonly faults: FaultController;
+  /** The games served, in the order added; `addSlate` and `removeGames` change it. */
   readonly games: readonly SimulatedGame[];
+  /**
+   * Adds a slate of synthetic games whose first tips off at `startAt` (clock ms; the others
+   * staggered after it), listed as scheduled until then; returns the games added. A game whose id
+   * is already served is skipped, so a new slate needs a seed of its own.
+   */
+  addSlate(simulate: SimulateOptions, startAt: number): readonly SimulatedGame[];
+  /** Stops serving these games: their ids are answered as unknown from then on. */
+  removeGames(games: readonly SimulatedGame[]): void;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { EXTRA_COLUMN, g } from './column-groups.js';
 
 /**
- * The declared tables of the operations whose columns the interface document does not name
+ * The declared tables of the operations that have no fixed table of their own
  * (calendar, transactions, groups, league statistics, draft, team entity, team record, depth
  * charts, team history, team leaders, athlete, athlete bio). Each column was chosen from what the
  * recorded payloads hold, or, for an operation with no recording, from the fields the

@@ -64,6 +64,50 @@ describe('courtside demo', () => {
     expect(Date.now() - started).toBeLessThan(6_000);
   }, 150_000);
 
+  it('runs until stopped: a new slate follows the one that ended, and finished games stay linked', async () => {
+    // At 3000x a synthetic game lasts seconds: the first slate ends soon after the start.
+    const demo = runCli(['demo', '--port', '0', '--games', '2', '--seed', '11', '--speed', '3000']);
+    runs.push(demo);
+    const [, base = ''] = await demo.waitForStdout(/^daemon at (http:\/\/\S+)$/m);
+    const first = [...demo.stdout().matchAll(/^overlay: \S+\/overlay\/(mens|womens)\/(\d+)$/gm)].map(
+      (m) => m[2],
+    );
+    expect(first).toHaveLength(2);
+    // The slate's lines come together, its watch command last.
+    const [slate2 = ''] = await demo.waitForStdout(
+      /^slate 2: the previous slate has ended; 2 new game\(s\) at 3000x, the first tipping off in \d+ s.*\n(?:.*\n)*?watch: .*$/m,
+      90_000,
+    );
+    const second = [...slate2.matchAll(/^overlay: \S+\/overlay\/(mens|womens)\/(\d+)$/gm)].map((m) => ({
+      league: m[1] ?? '',
+      id: m[2] ?? '',
+    }));
+    // New synthetic games: new ids, made-up ones (starting with 9).
+    expect(second).toHaveLength(2);
+    for (const game of second) {
+      expect(first).not.toContain(game.id);
+      expect(game.id).toMatch(/^9\d{8}$/);
+    }
+    expect(slate2).toMatch(/^watch: +npx courtside watch --url \S+ --league (mens|womens) --game 9\d{8}$/m);
+
+    // The daemon follows the new games, and the home page links the first slate's as finished.
+    const newGame = second[0] ?? { league: '', id: '' };
+    // Listed ahead of its tip-off, it is found on the daemon's next scoreboard poll (a minute at most).
+    await waitFor(
+      async () => (await fetch(`${base}/v1/games/${newGame.league}/${newGame.id}`)).ok,
+      120_000,
+      'the new slate on the daemon',
+    );
+    const home = await (await fetch(`${base}/`)).text();
+    const finished = home.split('<h2>Finished games</h2>')[1]?.split('<h2>')[0] ?? '';
+    for (const id of first) expect(finished).toMatch(new RegExp(`href="/overlay/(mens|womens)/${id}"`));
+    const overlay = await fetch(`${base}/overlay/${newGame.league}/${newGame.id}`);
+    expect(overlay.status).toBe(200);
+
+    demo.child.kill('SIGTERM');
+    expect((await demo.exited).code, demo.stderr()).toBe(0);
+  }, 240_000);
+
   it.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
     `--replay plays a recorded game ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
     async () => {

@@ -124,6 +124,16 @@ describe('courtside op', { timeout: 300_000 }, () => {
     const cases: [string[], RegExp][] = [
       [['mens_scoreboard', '--dates', '20240230', '--format', 'raw'], /"dates".*20240230/],
       [['womens_standings', '--format', 'raw'], /unknown operation/],
+      [
+        ['nba_scoreboard'],
+        /unknown operation "nba_scoreboard"; did you mean mens_scoreboard\? \(NBA is mens, WNBA is womens\)/,
+      ],
+      [['wnba_summary'], /did you mean womens_summary\?/],
+      [['mens_scoreboard', '--dates', '20240317-20240301'], /"dates".*the range is reversed/],
+      [
+        ['mens_scoreboard', '--dates', '20230101-20240301'],
+        /"dates".*touches 15 calendar months, more than 12/,
+      ],
       [['mens_calendar', '--limit', '5', '--format', 'raw'], /"limit"/],
       [['mens_team', '--format', 'raw'], /"team_id".*required/],
       [['mens_summary', '--bogus', '1'], /unknown option/],
@@ -146,6 +156,24 @@ describe('courtside op', { timeout: 300_000 }, () => {
       expect(run.stdout).toBe('');
     });
     expect(upstream.requests.count()).toBe(0);
+  });
+
+  it('offline, names --upstream and the simulator', async () => {
+    // Nothing listens on port 1: the upstream is unreachable, as ESPN is without the network.
+    const run = await op([
+      'mens_calendar',
+      '--format',
+      'raw',
+      '--retries',
+      '0',
+      '--upstream',
+      'http://127.0.0.1:1',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/could not reach upstream/);
+    expect(run.stderr).toMatch(/--upstream <url>/);
+    expect(run.stderr).toMatch(/courtside upstream --simulate 4/);
+    expect(run.stderr).toMatch(/npm run demo/);
   });
 
   it('exits 1 on an upstream failure', async () => {

@@ -6,6 +6,7 @@ import {
   buildRequest,
   getOperation,
   isOperationName,
+  suggestOperation,
 } from '../../src/espn/operations.js';
 import { PARAM_RULES } from '../../src/espn/params.js';
 import { HAVE_SPEC, NO_SPEC_REASON, readEndpointTable, specPath } from './spec-table.js';
@@ -109,6 +110,29 @@ describe.skipIf(!HAVE_SPEC)('the registry against the spec endpoint table', () =
 
   it('keeps the standings under /apis/v2 with no site segment', () => {
     expect(buildRequest('mens_standings').pathAndQuery).toBe('/apis/v2/sports/basketball/nba/standings');
+  });
+});
+
+describe('suggestOperation', () => {
+  it.each([
+    ['nba_scoreboard', 'mens_scoreboard', 'NBA is mens, WNBA is womens'],
+    ['WNBA_summary', 'womens_summary', 'NBA is mens, WNBA is womens'],
+    ['nba_team_rostr', 'mens_team_roster', 'NBA is mens, WNBA is womens'],
+    ['mens_scorebord', 'mens_scoreboard', undefined],
+    ['scoreboard', 'mens_scoreboard or womens_scoreboard', undefined],
+  ])('%s: did you mean %s', (typed, name, note) => {
+    expect(suggestOperation(typed)).toEqual(note ? { name, note } : { name });
+  });
+
+  it.each(['womens_standings', 'wnba_standings', 'nba_xyz', 'foo', ''])('%j: no suggestion', (typed) => {
+    // WNBA standings are not an operation: the NBA's are not what was meant.
+    expect(suggestOperation(typed)).toBeUndefined();
+  });
+
+  it('is in the unknown operation error', () => {
+    expect(() => getOperation('nba_scoreboard')).toThrow(
+      'unknown operation "nba_scoreboard"; did you mean mens_scoreboard? (NBA is mens, WNBA is womens)',
+    );
   });
 });
 

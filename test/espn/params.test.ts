@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidParamsError } from '../../src/core/errors.js';
 import { buildRequest } from '../../src/espn/operations.js';
-import { MAX_RANGE_MONTHS, monthsBetween, validateParam, type ParamName } from '../../src/espn/params.js';
+import {
+  datesProblem,
+  MAX_RANGE_MONTHS,
+  monthsBetween,
+  validateParam,
+  type ParamName,
+} from '../../src/espn/params.js';
 
 function invalid(operation: string, params: Record<string, unknown>): InvalidParamsError {
   try {
@@ -12,6 +18,34 @@ function invalid(operation: string, params: Record<string, unknown>): InvalidPar
   }
   throw new Error(`expected ${operation} ${JSON.stringify(params)} to be refused`);
 }
+
+describe('dates: which rule a refused value breaks', () => {
+  it.each([
+    [
+      '20240318-20240317',
+      /the range is reversed: it ends \(20240317\) before it starts \(20240318\); give the earlier day first/,
+    ],
+    ['20231201-20241201', /the range touches 13 calendar months, more than 12; split it/],
+    ['2024-03-17', /not one of the forms: digits only, with one dash between the two days of a range/],
+    ['20240317-', /not one of the forms/],
+    ['20240230', /20240230 is not a day of the calendar/],
+    ['20240101-20240132', /20240132 is not a day of the calendar/],
+    ['202413', /there is no month 13/],
+  ])('%s: %s', (value, reason) => {
+    expect(datesProblem(value)).toMatch(reason);
+    // The error names the rule beside the expected form, and each rule its own way.
+    const error = invalid('mens_scoreboard', { dates: value });
+    expect(error.message).toMatch(reason);
+    expect(error.message).toContain('expected a date YYYYMMDD');
+  });
+
+  it.each(['2024', '202403', '20240317', '20240301-20240317', '20231101-20241031'])(
+    '%s breaks none',
+    (value) => {
+      expect(datesProblem(value)).toBeUndefined();
+    },
+  );
+});
 
 describe('parameter validation', () => {
   const bad: [string, ParamName, unknown, RegExp][] = [

@@ -54,10 +54,30 @@ describe('rules file validation', () => {
       'subscribers.0.secret: expected at least 16 characters',
     );
     expect(fieldOf({ leagues: ['nfl'] })).toMatch(/^leagues\.0: expected one of mens, womens/);
-    expect(fieldOf({ rules: { lead_chnage: {} } })).toBe('rules.lead_chnage: unknown field');
+    expect(fieldOf({ rules: { lead_chnage: {} } })).toBe(
+      'rules.lead_chnage: unknown field; did you mean lead_change?',
+    );
     expect(
       fieldOf({ subscribers: [{ url: 'https://e.com', secret: 'x'.repeat(16), alerts: ['nope'] }] }),
     ).toMatch(/^subscribers\.0\.alerts\.0: expected one of final_score/);
+  });
+
+  it('answers a misspelt field with the closest field known at its place, as a mistyped flag is', () => {
+    const secret = 'x'.repeat(16);
+    expect(fieldOf({ subscriber: [] })).toBe('subscriber: unknown field; did you mean subscribers?');
+    expect(fieldOf({ rules: { close_game: { margni: 3 } } })).toBe(
+      'rules.close_game.margni: unknown field; did you mean margin?',
+    );
+    expect(fieldOf({ subscribers: [{ url: 'https://e.com', secrt: secret }] })).toBe(
+      'subscribers.0.secrt: unknown field; did you mean secret?',
+    );
+    expect(
+      fieldOf({
+        subscribers: [{ kind: 'discord', url: 'https://discord.com/api/webhooks/1/x', alrets: [] }],
+      }),
+    ).toBe('subscribers.0.alrets: unknown field; did you mean alerts?');
+    // Nothing close: no guess.
+    expect(fieldOf({ rules: { overtime: {} } })).toBe('rules.overtime: unknown field');
   });
 
   it('defaults every rule on when `rules` is absent, and only the listed ones when present', () => {

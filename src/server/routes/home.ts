@@ -67,11 +67,15 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
       });
       return true;
     }
-    const games = await liveGames(options.snapshots);
+    const [games, finished] = await Promise.all([
+      liveGames(options.snapshots),
+      finishedGames(options.snapshots),
+    ]);
     // A browser cannot send a header: a token that came in the query goes on with every link.
     const token = url.searchParams.get('token');
     const page = renderHome({
       games,
+      finished,
       upstream: options.upstream
         ? { url: options.upstream.url, health: options.upstream.health() }
         : undefined,
@@ -87,8 +91,26 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
   };
 }
 
+/**
+ * The finished games the daemon still holds, newest first. A finished game's state is kept for
+ * the finished-game TTL (`COURTSIDE_FINISHED_GAME_TTL`, a day by default) and then expires, so
+ * the page links a game's overlay and state for as long as they answer.
+ */
+async function finishedGames(snapshots: SnapshotSource): Promise<GameSnapshot[]> {
+  return (await snapshots.list())
+    .filter((g) => g.state === 'post')
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.gameId.localeCompare(b.gameId));
+}
+
+function gameTable(games: readonly GameSnapshot[], link: (path: string) => string): string {
+  return `<table><thead><tr><th>League</th><th>Away</th><th></th><th>Home</th><th>Status</th><th></th></tr></thead><tbody>${games
+    .map((g) => gameRow(g, link))
+    .join('')}</tbody></table>`;
+}
+
 function renderHome(view: {
   games: readonly GameSnapshot[];
+  finished: readonly GameSnapshot[];
   upstream: { url: string; health: UpstreamHealth } | undefined;
   link: (path: string) => string;
 }): string {
@@ -96,9 +118,9 @@ function renderHome(view: {
   const games =
     view.games.length === 0
       ? `<p class="muted">No game in progress${view.upstream?.health.ok === false ? ' that this daemon can see' : ''}.</p>`
-      : `<table><thead><tr><th>League</th><th>Away</th><th></th><th>Home</th><th>Status</th><th></th></tr></thead><tbody>${view.games
-          .map((g) => gameRow(g, link))
-          .join('')}</tbody></table>`;
+      : gameTable(view.games, link);
+  const finished =
+    view.finished.length === 0 ? '' : `<h2>Finished games</h2>\n${gameTable(view.finished, link)}\n`;
   const endpoints = ENDPOINTS.map(
     (e) =>
       `<li>${e.link ? `<a href="${esc(link(e.path))}"><code>${esc(e.path)}</code></a>` : `<code>${esc(e.path)}</code>`} — ${esc(e.what)}</li>`,
@@ -121,7 +143,7 @@ function renderHome(view: {
 ${upstreamBanner(view.upstream)}
 <h2>Live games</h2>
 ${games}
-<h2>Endpoints</h2>
+${finished}<h2>Endpoints</h2>
 <ul>${endpoints}</ul>
 <h2>Docs</h2>
 <ul class="docs">${docs}</ul>

@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Table } from 'apache-arrow';
-import { CourtsideError, InvalidParamsError, UpstreamHttpError } from '../../core/errors.js';
-import { buildRequest, OPERATIONS, type OperationSpec } from '../../espn/operations.js';
+import {
+  CourtsideError,
+  InvalidParamsError,
+  UnknownOperationError,
+  UpstreamHttpError,
+} from '../../core/errors.js';
+import { buildRequest, OPERATIONS, suggestOperation, type OperationSpec } from '../../espn/operations.js';
 import { silentLogger, type Logger } from '../../core/log.js';
 import {
   operationCsv,
@@ -76,7 +81,8 @@ export function createOpsRoute(options: OpsRouteOptions): RouteHandler {
     }
     const operation = OPERATIONS.get(name);
     if (!operation) {
-      sendError(res, 404, 'UNKNOWN_OPERATION', `unknown operation ${JSON.stringify(name.slice(0, 80))}`);
+      const unknown = new UnknownOperationError(name.slice(0, 80), suggestOperation(name));
+      sendError(res, 404, 'UNKNOWN_OPERATION', unknown.message);
       return true;
     }
     let valid: ValidRequest;

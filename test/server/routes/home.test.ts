@@ -2,7 +2,9 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryBus } from '../../../src/bus/memory.js';
 import { createClient } from '../../../src/client/client.js';
+import { createSnapshotSource } from '../../../streams/snapshot-source.js';
 import { HOME_DOCS } from '../../../src/server/routes/index.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
 import { fixedSnapshots, snapshot, startApi, type ApiHarness } from './helpers.js';
@@ -44,8 +46,10 @@ describe.skipIf(!HAVE_FIXTURES)(`GET / ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON
     expect(html).toContain('href="/overlay/mens/401"');
     expect(html).toContain('href="/overlay/womens/501"');
     expect(html).toContain('href="/v1/games/mens/401"');
-    // Finished games are not live.
-    expect(html).not.toContain('/overlay/mens/402');
+    // A finished game is not live: it is linked under its own heading, after the live ones.
+    const [liveSection = '', finishedSection = ''] = html.split('<h2>Finished games</h2>');
+    expect(liveSection).not.toContain('/overlay/mens/402');
+    expect(finishedSection.split('<h2>')[0]).toContain('href="/overlay/mens/402"');
     expect(html).toContain('66 – 71');
     expect(html).toContain('&lt;b&gt;X');
     expect(html).not.toContain('<b>X');
@@ -78,6 +82,39 @@ describe.skipIf(!HAVE_FIXTURES)(`GET / ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON
     const up = await page();
     expect(up).toContain('answering since');
     expect(up).not.toContain('npm run demo');
+  });
+
+  it('keeps a finished game linked for the finished-game TTL, then drops it', async () => {
+    // The engine's store: a finished game's state expires after the TTL (virtual clock).
+    let now = Date.parse('2026-03-01T03:00:00Z');
+    const bus = createMemoryBus({ now: () => now });
+    const ttlMs = 86_400_000;
+    const game = { league: 'mens' as const, gameId: '402' };
+    const final = {
+      ...snapshot('mens', '402', 'post', { home: 101, away: 99 }),
+      updatedAt: new Date(now).toISOString(),
+    };
+    final.status = { name: 'STATUS_FINAL', detail: 'Final', description: 'Final' };
+    await bus.commit(game, [], { meta: { snapshot: final } });
+    await bus.expireGame(game, ttlMs);
+    api = await startApi({ snapshots: createSnapshotSource(bus) });
+    const page = async () => (await fetch(`${api?.url}/`)).text();
+
+    now += ttlMs - 60_000;
+    const during = await page();
+    expect(during).toContain('No game in progress');
+    expect(during).toContain('<h2>Finished games</h2>');
+    expect(during).toContain('href="/overlay/mens/402"');
+    expect(during).toContain('href="/v1/games/mens/402"');
+    expect(during).toContain('99 – 101');
+    expect(during).toContain('Final');
+
+    now += 120_000;
+    const after = await page();
+    expect(after).toContain('No game in progress');
+    expect(after).not.toContain('Finished games');
+    expect(after).not.toContain('/overlay/mens/402');
+    await bus.close();
   });
 
   it('needs a token like every endpoint, and carries a query token on to its links', async () => {

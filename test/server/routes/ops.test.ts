@@ -256,6 +256,11 @@ describe.skipIf(!HAVE_FIXTURES)(`GET /v1/ops/<operation> ${HAVE_FIXTURES ? '' : 
       expect(res.status).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('UNKNOWN_OPERATION');
     }
+    // A league typed as people say it gets the operation's name.
+    const nba = await get('/v1/ops/nba_scoreboard');
+    expect(((await nba.json()) as { error: { message: string } }).error.message).toBe(
+      'unknown operation "nba_scoreboard"; did you mean mens_scoreboard? (NBA is mens, WNBA is womens)',
+    );
     expect(api.upstream.requests.count()).toBe(0);
   });
 
