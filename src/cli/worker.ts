@@ -91,11 +91,13 @@ export async function runWorker(
   const logLevel = flags.logLevel ?? env.LOG_LEVEL;
   let config: AlertsConfig;
   let redisUrl: string;
+  let prefix: string;
   let concurrency: number | undefined;
   let webhookConcurrency: number | undefined;
   let metricsPort: number | undefined;
   try {
     redisUrl = redisUrlOf(flags, env);
+    prefix = prefixOf(flags, env);
     const rules = flags.rules ?? env.COURTSIDE_RULES;
     config = rules ? await readRules(rules) : defaultAlertsConfig();
     concurrency = positive('concurrency', flags.concurrency);
@@ -108,7 +110,6 @@ export async function runWorker(
     return undefined;
   }
   const logger = createLogger({ level: flags.logLevel, name: `courtside-worker-${kind}` });
-  const prefix = prefixOf(flags, env);
   let metrics: Server | undefined;
   try {
     metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);

@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
+import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
+import { InvalidOptionsError } from '../core/errors.js';
 import { InvalidConfigError } from '../core/errors.js';
 import { LEAGUES, type League } from '../core/leagues.js';
+import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
 import {
   ACCEPTED_USER_AGENT_FORM,
   blockedUserAgentForm,
@@ -37,6 +41,8 @@ export interface Config {
   /** Send `userAgent` even when it has a form ESPN's edge blocks. */
   forceUserAgent: boolean;
   logLevel: LogLevel;
+  /** What this process does: poll and serve (`all`), only poll, or only serve viewers. */
+  role: InstanceRole;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -59,6 +65,7 @@ export interface ConfigFlags {
   userAgent?: string;
   forceUserAgent?: string | boolean;
   logLevel?: string;
+  role?: string;
 }
 
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
@@ -134,14 +141,15 @@ const FIELDS = {
     env: 'REDIS_URL',
     flag: 'redis',
     default: undefined,
-    schema: z.string().refine((v) => {
+    schema: z.string().superRefine((v, ctx) => {
       try {
-        const u = new URL(v);
-        return u.protocol === 'redis:' || u.protocol === 'rediss:';
-      } catch {
-        return false;
+        parseRedisUrl(v);
+      } catch (err) {
+        if (!(err instanceof InvalidRedisUrlError)) throw err;
+        // The parser names the part at fault (scheme, host, port, master name, db...).
+        ctx.addIssue({ code: 'custom', message: `a Redis URL whose ${err.part} is valid (${err.reason})` });
       }
-    }, 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379'),
+    }),
   },
   prefix: {
     env: 'COURTSIDE_PREFIX',
@@ -149,7 +157,14 @@ const FIELDS = {
     default: DEFAULT_PREFIX,
     schema: z
       .string()
-      .regex(/^[A-Za-z0-9:._-]{1,64}$/, 'up to 64 letters, digits or : . _ -, e.g. courtside:'),
+      .regex(
+        /^.{1,64}$/,
+        'up to 64 letters, digits or : . _ - with at most one {hash tag}, e.g. courtside: or {courtside}:',
+      )
+      .regex(
+        PREFIX_PATTERN,
+        'up to 64 letters, digits or : . _ - with at most one {hash tag}, e.g. courtside: or {courtside}:',
+      ),
   },
   leagues: {
     env: 'COURTSIDE_LEAGUES',
@@ -252,6 +267,12 @@ const FIELDS = {
     default: 'info',
     schema: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }),
   },
+  role: {
+    env: 'COURTSIDE_ROLE',
+    flag: 'role',
+    default: 'all',
+    schema: z.enum(INSTANCE_ROLES, { error: `one of ${INSTANCE_ROLES.join(', ')}` }),
+  },
 } satisfies Record<keyof Config, Field>;
 
 /**
@@ -299,6 +320,23 @@ export function loadConfig(
   if (agent !== undefined && blocked) {
     throw new InvalidConfigError(sources.userAgent ?? 'userAgent', blockedUserAgentMessage(agent, blocked));
   }
+  if (typeof out.redisUrl === 'string') {
+    // On a Cluster the prefix needs a hash tag; the default becomes one that has it.
+    const explicit = sources.prefix?.endsWith('(default)') ? undefined : (out.prefix as string);
+    try {
+      out.prefix = prefixForTopology(parseRedisUrl(out.redisUrl).topology, explicit);
+    } catch (err) {
+      if (!(err instanceof InvalidOptionsError)) throw err;
+      throw new InvalidConfigError(sources.prefix ?? 'COURTSIDE_PREFIX', err.message);
+    }
+  }
+  // Pollers and gateways meet only in the shared log: apart, without Redis, each would be useless.
+  if (out.role !== 'all' && out.redisUrl === undefined) {
+    throw new InvalidConfigError(
+      sources.role ?? 'COURTSIDE_ROLE',
+      `role ${String(out.role)} needs REDIS_URL (--redis): pollers and gateways share the log in Redis`,
+    );
+  }
   return out as unknown as Config;
 }
 
@@ -312,11 +350,5 @@ export function describeConfig(config: Config): Record<string, unknown> {
 }
 
 export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '[invalid url]';
-  }
+  return redactRedisUrl(url);
 }

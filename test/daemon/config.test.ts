@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       userAgent: undefined,
       forceUserAgent: false,
       logLevel: 'info',
+      role: 'all',
     });
   });
 
@@ -40,6 +41,7 @@ describe('loadConfig', () => {
         COURTSIDE_FINISHED_GAME_TTL: '3600',
         COURTSIDE_PREVIOUS_DAY_UNTIL: '04:30',
         LOG_LEVEL: 'debug',
+        COURTSIDE_ROLE: 'gateway',
       },
     });
     expect(config).toEqual({
@@ -58,6 +60,7 @@ describe('loadConfig', () => {
       userAgent: undefined,
       forceUserAgent: false,
       logLevel: 'debug',
+      role: 'gateway',
     });
   });
 

@@ -1,5 +1,5 @@
 import { Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { alertsFired, alertsStale, queueDepth } from '../../src/core/metrics.js';
@@ -75,10 +75,10 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const firedHere = new RecentIds(FIRED_IN_MEMORY);
   const webhooks = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, {
     connection: commands,
-    prefix: bullPrefix(prefix),
+    prefix: bullPrefix(prefix, WEBHOOKS_QUEUE),
   });
   logQueueErrors(webhooks, logger, 'webhook queue');
-  const events = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
+  const events = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix, EVENTS_QUEUE) });
   events.on('error', () => undefined);
   const colors = new TeamColors(commands, prefix);
   const teamFilter = config.teams ? new Set(config.teams.map((t) => t.toUpperCase())) : null;
@@ -234,13 +234,13 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
 
   const worker = new Worker<GameEvent>(EVENTS_QUEUE, evaluateEvent, {
     connection,
-    prefix: bullPrefix(prefix),
+    prefix: bullPrefix(prefix, EVENTS_QUEUE),
     // Evaluation is a few Redis round trips; 4 overlaps them without starving the event loop.
     concurrency: options.concurrency ?? 4,
   });
-  logQueueErrors(worker, logger, 'alert worker');
+  const repeats = logQueueErrors(worker, logger, 'alert worker');
   worker.on('failed', (job, err) =>
-    logger.warn({ job: job?.id, err: err.message }, 'event evaluation failed'),
+    repeats.log('warn', err.message, { job: job?.id, err: err.message }, 'event evaluation failed'),
   );
 
   const sampler = setInterval(() => {

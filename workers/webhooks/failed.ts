@@ -36,7 +36,10 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
     connectTimeout: 3_000,
     retryStrategy: (times) => (times > 3 ? null : 500),
   });
-  const queue = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, { connection, prefix: bullPrefix(options.prefix) });
+  const queue = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, {
+    connection,
+    prefix: bullPrefix(options.prefix, WEBHOOKS_QUEUE),
+  });
   queue.on('error', () => undefined);
 
   function describe(job: Job<WebhookJobData>): FailedDelivery {

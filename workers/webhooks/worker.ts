@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { webhookDeliveries } from '../../src/core/metrics.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
@@ -95,7 +95,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
 
   const worker = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, deliverJob, {
     connection,
-    prefix: bullPrefix(options.prefix),
+    prefix: bullPrefix(options.prefix, WEBHOOKS_QUEUE),
     // Deliveries wait on the network, not the CPU: many in flight cost little.
     concurrency: options.concurrency ?? 16,
   });

@@ -86,7 +86,10 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
 
     // Lose the rule state and the queue's job ids: a worker restart with an empty slate.
     const client = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue(EVENTS_QUEUE, { connection: client, prefix: bullPrefix(redis.prefix) });
+    const queue = new Queue(EVENTS_QUEUE, {
+      connection: client,
+      prefix: bullPrefix(redis.prefix, EVENTS_QUEUE),
+    });
     await queue.obliterate({ force: true });
     await queue.close();
     await client.del(`${redis.prefix}alerts:state:mens:${game.gameId}`);

@@ -257,7 +257,7 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
     const { fake } = await run('ntfy', () => null);
     await waitFor(() => fake.delivered().length >= 8, 30_000, 'deliveries');
     const connection = createRedisConnection(redis.url);
-    const queue = new Queue(WEBHOOKS_QUEUE, { connection, prefix: bullPrefix(redis.prefix) });
+    const queue = new Queue(WEBHOOKS_QUEUE, { connection, prefix: bullPrefix(redis.prefix, WEBHOOKS_QUEUE) });
     closers.push(async () => {
       await queue.close();
       connection.disconnect();
