@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GameEvent } from '../model/events.js';
-import { BusClosedError, BusUnavailableError } from '../core/errors.js';
+import { BusClosedError, BusUnavailableError, InvalidOptionsError } from '../core/errors.js';
 import { isLeague } from '../core/leagues.js';
 import { Backoff } from '../core/backoff.js';
 import { silentLogger, type Logger } from '../core/log.js';
@@ -39,6 +39,13 @@ export interface RedisBusOptions {
   /** Events kept in the stream (all leagues together, approximately); default 100,000 per league. */
   retention?: number;
   logger?: Logger;
+  /**
+   * Replicas that must have every commit (Redis `WAIT`) before it counts as done; default 0. A
+   * commit they do not acknowledge within `REPLICA_WAIT_MS` fails (`BUS_UNAVAILABLE`), so the engine
+   * neither emits its events nor moves its state on, and re-commits them (same events, same ids)
+   * on its next poll: onto the promoted replica if the primary died before replicating them.
+   */
+  waitReplicas?: number;
 }
 
 interface BusCommands {
@@ -70,6 +77,8 @@ type StreamEntry = [id: string, fields: string[]];
 const MAX_RETRIES_PER_REQUEST = 2;
 /** A blocked XREAD returns after this long even when idle, so a silently dead socket is noticed. */
 const BLOCK_MS = 5_000;
+/** How long a commit waits for its replicas: a healthy replica acknowledges in milliseconds. */
+const REPLICA_WAIT_MS = 1_000;
 /** Shutdown must finish within the daemon's 5 s budget even if Redis does not answer QUIT. */
 const QUIT_TIMEOUT_MS = 1_000;
 /**
@@ -106,6 +115,11 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
   const logger = options.logger ?? silentLogger;
   const repeats = new RepeatedErrorLog(logger);
+  const waitReplicas = options.waitReplicas ?? 0;
+  if (waitReplicas > 0 && parseRedisUrl(options.url).topology === 'cluster') {
+    // WAIT names no key, so a Cluster client cannot send it to the node that holds the log.
+    throw new InvalidOptionsError('waitReplicas is not supported on a Redis Cluster');
+  }
   const streamKey = `${prefix}events`;
   const gamesKey = `${prefix}games`;
   const trimmedKey = `${prefix}events:trimmed`;
@@ -305,6 +319,16 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       for (const event of events) args.push(JSON.stringify(event));
       const ids = await run('commit', () => cmd.courtsideCommit(...args));
       if (ids === null) return null;
+      if (waitReplicas > 0) {
+        const acked = await run('commit', () => cmd.wait(waitReplicas, REPLICA_WAIT_MS));
+        if (acked < waitReplicas) {
+          throw new BusUnavailableError('commit', {
+            cause: new Error(
+              `${acked} of ${waitReplicas} replica(s) acknowledged the commit within ${REPLICA_WAIT_MS} ms`,
+            ),
+          });
+        }
+      }
       saw(ids.at(-1));
       if (ids.length !== events.length) {
         throw new BusUnavailableError('commit', { cause: new Error('id count mismatch') });

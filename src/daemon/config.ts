@@ -43,6 +43,8 @@ export interface Config {
   logLevel: LogLevel;
   /** What this process does: poll and serve (`all`), only poll, or only serve viewers. */
   role: InstanceRole;
+  /** Redis replicas that must acknowledge each commit before its events go out (0: none). */
+  waitReplicas: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -66,6 +68,7 @@ export interface ConfigFlags {
   forceUserAgent?: string | boolean;
   logLevel?: string;
   role?: string;
+  waitReplicas?: string | number;
 }
 
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
@@ -273,6 +276,12 @@ const FIELDS = {
     default: 'all',
     schema: z.enum(INSTANCE_ROLES, { error: `one of ${INSTANCE_ROLES.join(', ')}` }),
   },
+  waitReplicas: {
+    env: 'COURTSIDE_WAIT_REPLICAS',
+    flag: 'waitReplicas',
+    default: '0',
+    schema: intIn(0, 16, 'an integer number of replicas from 0 to 16'),
+  },
 } satisfies Record<keyof Config, Field>;
 
 /**
@@ -329,6 +338,15 @@ export function loadConfig(
       if (!(err instanceof InvalidOptionsError)) throw err;
       throw new InvalidConfigError(sources.prefix ?? 'COURTSIDE_PREFIX', err.message);
     }
+  }
+  if (
+    out.waitReplicas !== 0 &&
+    (typeof out.redisUrl !== 'string' || parseRedisUrl(out.redisUrl).topology === 'cluster')
+  ) {
+    throw new InvalidConfigError(
+      sources.waitReplicas ?? 'COURTSIDE_WAIT_REPLICAS',
+      'waiting for replicas needs REDIS_URL of a single server or Sentinel (a Cluster cannot route WAIT)',
+    );
   }
   // Pollers and gateways meet only in the shared log: apart, without Redis, each would be useless.
   if (out.role !== 'all' && out.redisUrl === undefined) {

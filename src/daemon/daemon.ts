@@ -96,6 +96,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     // The log is one stream for every league, so it keeps the per-league figure for each league.
     retention: config.retention * LEAGUES.length,
     logger: logger.child({ component: 'bus' }),
+    waitReplicas: config.waitReplicas,
   });
 
   const engine = createEngine({

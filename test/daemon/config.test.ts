@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       forceUserAgent: false,
       logLevel: 'info',
       role: 'all',
+      waitReplicas: 0,
     });
   });
 
@@ -61,6 +62,7 @@ describe('loadConfig', () => {
       forceUserAgent: false,
       logLevel: 'debug',
       role: 'gateway',
+      waitReplicas: 0,
     });
   });
 
