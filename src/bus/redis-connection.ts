@@ -27,14 +27,25 @@ export function reconnectDelay(attempt: number): number {
   return backoffDelay(attempt, { baseMs: 100, capMs: 2_000 });
 }
 
+// A node that stays a replica (a plain redis:// URL naming it) answers READONLY again after every
+// reconnect: at most one reconnect per this long, so such a connection fails its writes (and its
+// caller backs off) instead of reconnecting in a loop.
+const READONLY_RECONNECT_EVERY_MS = 5_000;
+
 /**
  * After a failover the old primary may come back as a replica while a connection still points at
  * it; it then answers every write with `READONLY`. Reconnecting (2: and re-sending the command)
- * makes Sentinel's or the cluster's current primary be looked up again, instead of repeating the
- * error until the process restarts.
+ * makes Sentinel's current primary (or a DNS name's new target) be looked up again, instead of
+ * repeating the error until the process restarts. One policy per connection.
  */
-export function reconnectOnReadonly(err: Error): 2 | false {
-  return err.message.startsWith('READONLY') ? 2 : false;
+export function reconnectOnReadonly(now: () => number = Date.now): (err: Error) => 2 | false {
+  let last = -Infinity;
+  return (err) => {
+    if (!err.message.startsWith('READONLY')) return false;
+    if (now() - last < READONLY_RECONNECT_EVERY_MS) return false;
+    last = now();
+    return 2;
+  };
 }
 
 /** Opens a connection to the Redis `url` names (see `parseRedisUrl` for the forms). */
@@ -43,7 +54,7 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
   const retryStrategy = options.retryStrategy ?? reconnectDelay;
   const node: RedisOptions = {
     connectionName: options.name,
-    reconnectOnError: reconnectOnReadonly,
+    reconnectOnError: reconnectOnReadonly(),
     ...(options.maxRetriesPerRequest !== undefined
       ? { maxRetriesPerRequest: options.maxRetriesPerRequest }
       : {}),
