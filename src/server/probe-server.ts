@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { silentLogger, type Logger } from '../core/log.js';
 import { createAuthenticator } from './auth.js';
 import { sendError, type RouteHandler } from './http-types.js';
+import { listen } from './listen.js';
 import type { DaemonServer } from './server.js';
 
 // A health check or a scrape in flight gets this long to finish when the process stops.
@@ -68,16 +68,7 @@ export function createProbeServer(options: {
       return url;
     },
     async start() {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const address = server.address() as AddressInfo;
-      const host = ['0.0.0.0', '::', ''].includes(address.address) ? '127.0.0.1' : address.address;
-      url = `http://${address.family === 'IPv6' && host !== '127.0.0.1' ? `[${host}]` : host}:${address.port}`;
+      url = await listen(server, options.port, options.host);
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

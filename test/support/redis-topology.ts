@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
+import { waitUntilServing } from './redis-process.js';
 import { waitFor } from './wait-for.js';
 
 /**
@@ -38,27 +39,15 @@ export class RedisNode {
 }
 
 async function spawnNode(args: string[], port: number): Promise<RedisNode> {
-  const child = spawn('redis-server', args, { stdio: 'ignore' });
-  const node = new RedisNode(port, child);
-  await waitFor(async () => {
-    const probe = new Redis({
-      port,
-      host: '127.0.0.1',
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
-  }, 15_000);
+  const node = new RedisNode(port, spawn('redis-server', args, { stdio: 'ignore' }));
+  await waitUntilServing(port);
   return node;
+}
+
+/** Stops every node by its PID and removes the topology's folder. */
+async function stopAll(nodes: readonly RedisNode[], dir: string): Promise<void> {
+  for (const node of nodes) await node.kill();
+  await rm(dir, { recursive: true, force: true });
 }
 
 const NO_PERSISTENCE = ['--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'];
@@ -154,13 +143,11 @@ export async function startSentinelSet(options: { downAfterMs?: number } = {}): 
       },
       async stop() {
         ask.disconnect();
-        for (const node of nodes) await node.kill();
-        await rm(dir, { recursive: true, force: true });
+        await stopAll(nodes, dir);
       },
     };
   } catch (err) {
-    for (const node of nodes) await node.kill();
-    await rm(dir, { recursive: true, force: true });
+    await stopAll(nodes, dir);
     throw err;
   }
 }
@@ -225,14 +212,10 @@ export async function startRedisCluster(primaries = 3): Promise<RedisClusterSet>
     return {
       url: `redis+cluster://${nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`,
       nodes,
-      async stop() {
-        for (const node of nodes) await node.kill();
-        await rm(dir, { recursive: true, force: true });
-      },
+      stop: () => stopAll(nodes, dir),
     };
   } catch (err) {
-    for (const node of nodes) await node.kill();
-    await rm(dir, { recursive: true, force: true });
+    await stopAll(nodes, dir);
     throw err;
   }
 }
