@@ -111,12 +111,13 @@ export function gameMetaKey(prefix: string, game: GameKey): string {
  */
 export function createRedisBus(options: RedisBusOptions): Bus {
   // On a Cluster the prefix must carry a hash tag (the default becomes `{courtside}:`).
-  const prefix = prefixForTopology(parseRedisUrl(options.url).topology, options.prefix);
+  const { topology } = parseRedisUrl(options.url);
+  const prefix = prefixForTopology(topology, options.prefix);
   const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
   const logger = options.logger ?? silentLogger;
   const repeats = new RepeatedErrorLog(logger);
   const waitReplicas = options.waitReplicas ?? 0;
-  if (waitReplicas > 0 && parseRedisUrl(options.url).topology === 'cluster') {
+  if (waitReplicas > 0 && topology === 'cluster') {
     // WAIT names no key, so a Cluster client cannot send it to the node that holds the log.
     throw new InvalidOptionsError('waitReplicas is not supported on a Redis Cluster');
   }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
 import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
-import { InvalidOptionsError } from '../core/errors.js';
-import { InvalidConfigError } from '../core/errors.js';
+import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
 import {
@@ -160,12 +159,8 @@ const FIELDS = {
     default: DEFAULT_PREFIX,
     schema: z
       .string()
-      .regex(
-        /^.{1,64}$/,
-        'up to 64 letters, digits or : . _ - with at most one {hash tag}, e.g. courtside: or {courtside}:',
-      )
-      .regex(
-        PREFIX_PATTERN,
+      .refine(
+        (v) => v.length >= 1 && v.length <= 64 && PREFIX_PATTERN.test(v),
         'up to 64 letters, digits or : . _ - with at most one {hash tag}, e.g. courtside: or {courtside}:',
       ),
   },
