@@ -22,10 +22,6 @@ export class RedisNode {
     this.child = child;
   }
 
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
   /** Kills the process at once (SIGKILL): no shutdown, no last write, as a crashed host. */
   async kill(): Promise<void> {
     const child = this.child;
