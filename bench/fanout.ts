@@ -12,6 +12,9 @@
  *     from an event's creation (`at`) to its receipt by a client.
  *  4. naive, max: a minimal server that loops over all clients and JSON.stringifies per client per
  *     event, same clients, same closed loop → frames/s and the ratio.
+ *
+ * FANOUT_REDIS_URL=redis://… runs the same over the Redis bus (a fresh key prefix, deleted after):
+ * the server is then a gateway as `serve --role gateway` runs it, reading the log with XREAD.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -20,7 +23,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { GameEvent, SnapshotSource } from '../src/model/events.js';
+import { randomUUID } from 'node:crypto';
 import { createMemoryBus } from '../src/bus/memory.js';
+import { createRedisBus } from '../src/bus/redis.js';
+import { deleteKeys } from '../test/support/redis.js';
 import type { Bus } from '../src/bus/types.js';
 import { createDaemonServer } from '../src/server/server.js';
 import { playEvent, SLATE, type Game } from './slate.js';
@@ -186,7 +192,11 @@ async function startNaive(bus: Bus): Promise<{ url: string; close(): Promise<voi
 }
 
 async function main(): Promise<void> {
-  const bus = createMemoryBus({ retention: RETENTION });
+  const redisUrl = process.env.FANOUT_REDIS_URL;
+  const prefix = `courtside-bench:${randomUUID().slice(0, 8)}:`;
+  const bus = redisUrl
+    ? createRedisBus({ url: redisUrl, prefix, retention: RETENTION })
+    : createMemoryBus({ retention: RETENTION });
   const server = createDaemonServer({ bus, snapshots: noSnapshots, limits: { maxConnections: 50_000 } });
   await server.start();
   const wsUrl = `${server.url.replace('http', 'ws')}/v1/stream`;
@@ -219,11 +229,13 @@ async function main(): Promise<void> {
   clients.child.disconnect();
   await server.close();
   await bus.close();
+  if (redisUrl) await deleteKeys(redisUrl, prefix);
 
   const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
   console.log(
     JSON.stringify({
       bench: 'fanout',
+      bus: redisUrl ? 'redis' : 'memory',
       clients: CLIENTS,
       games: SLATE.length,
       eventBytes: JSON.stringify({ ...playEvent(SLATE[0] as Game), offset: '1732252800000-0' }).length,

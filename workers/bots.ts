@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, extname } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../src/bus/redis-connection.js';
 import { InvalidConfigError } from '../src/core/errors.js';
 
 /**

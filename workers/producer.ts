@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../src/bus/redis-connection.js';
 import type { GameEvent } from '../src/model/events.js';
+import { Backoff } from '../src/core/backoff.js';
 import { silentLogger, type Logger } from '../src/core/log.js';
 import { jobsDropped, queueDepth } from '../src/core/metrics.js';
 import { EVENTS_QUEUE, bullPrefix, createRedisConnection, toJobId } from './queues.js';
@@ -18,7 +19,10 @@ export interface EventProducerOptions {
   logger?: Logger;
   /** Events per `addBulk` call when draining. */
   batchSize?: number;
-  /** Wait before retrying after a failed add, when Redis does not announce it is back sooner. */
+  /**
+   * First wait before retrying after a failed add, when Redis does not announce it is back sooner;
+   * later waits double (jittered) up to `RETRY_CAP_MS`.
+   */
   retryDelayMs?: number;
 }
 
@@ -58,6 +62,9 @@ const BUFFER_GAUGE = `${EVENTS_QUEUE}:buffer`;
 const DEFAULT_BATCH = 500;
 // A healthy addBulk of 500 jobs takes milliseconds; 5 s means Redis is not answering.
 const ADD_TIMEOUT_MS = 5_000;
+// Retries of a failing add slow to one every 10 s at most: a Redis that refuses every add (full,
+// read-only, misconfigured) is not hammered, and one that comes back announces it ('ready') anyway.
+const RETRY_CAP_MS = 10_000;
 // At most this long on close() to push out what is still buffered.
 const CLOSE_FLUSH_MS = 3_000;
 
@@ -74,10 +81,11 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   // Quick enough to notice Redis back within a second even if the 'ready' event is missed.
   const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const backoff = new Backoff({ baseMs: retryDelayMs, capMs: Math.max(retryDelayMs, RETRY_CAP_MS) });
 
   // One retry per command: a command issued while Redis is away fails fast, and the buffer holds it.
   const connection: Redis = createRedisConnection(options.redisUrl, { maxRetriesPerRequest: 1 });
-  const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(options.prefix) });
+  const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(options.prefix, EVENTS_QUEUE) });
   queue.on('error', () => undefined);
 
   let buffer: GameEvent[] = [];
@@ -151,6 +159,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
         );
         buffer.splice(0, batch.length);
         inFlight = 0;
+        backoff.reset();
         enqueued += batch.length;
         gauge();
         if (buffer.length === 0 && buffering) {
@@ -168,7 +177,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
         }
         if (closed) return;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, retryDelayMs);
+          const timer = setTimeout(done, backoff.next());
           function done(): void {
             clearTimeout(timer);
             wake = null;

@@ -1,4 +1,9 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { hashTagOf } from '../src/bus/options.js';
+import {
+  connectRedis,
+  type RedisConnection,
+  type RedisConnectionOptions,
+} from '../src/bus/redis-connection.js';
 
 /** The BullMQ queue every engine event is added to. */
 export const EVENTS_QUEUE = 'courtside-events';
@@ -18,11 +23,17 @@ export function queueName(queue: typeof EVENTS_QUEUE | typeof WEBHOOKS_QUEUE, bo
 export const DEFAULT_PREFIX = 'courtside:';
 
 /**
- * BullMQ joins its prefix and the queue name with ':' itself, so the project prefix loses its
- * trailing ':' (`courtside:` gives keys `courtside:courtside-events:...`, still under the prefix).
+ * The BullMQ prefix of `queue`. BullMQ joins its prefix and the queue name with ':' itself, so the
+ * project prefix loses its trailing ':' (`courtside:` gives keys `courtside:courtside-events:...`,
+ * still under the prefix). A project prefix with a hash tag (a Redis Cluster, `{courtside}:`) gives
+ * each queue a hash tag of its own (`courtside:{courtside-events}`): BullMQ's scripts touch many keys
+ * of one queue, which must share a slot, and separate tags let the queues live on separate nodes.
+ * Every queue is named here with its prefix, so producers and workers always agree on its keys.
  */
-export function bullPrefix(prefix: string = DEFAULT_PREFIX): string {
-  return prefix.endsWith(':') ? prefix.slice(0, -1) : prefix;
+export function bullPrefix(prefix: string | undefined, queue: string): string {
+  const base = (prefix ?? DEFAULT_PREFIX).replace(/:$/, '');
+  if (hashTagOf(base) === undefined) return base;
+  return `${base.replace(/[{}]/g, '')}:{${queue}}`;
 }
 
 /**
@@ -43,8 +54,11 @@ export function fromJobId(jobId: string): string {
  * A Redis connection for BullMQ. BullMQ's ESM build cannot load ioredis from connection options,
  * so it is always handed an instance. Workers (blocking commands) need `maxRetriesPerRequest: null`.
  */
-export function createRedisConnection(url: string, options: RedisOptions = {}): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, ...options });
+export function createRedisConnection(
+  url: string,
+  options: Partial<RedisConnectionOptions> = {},
+): RedisConnection {
+  const redis = connectRedis(url, { name: 'courtside-queue', maxRetriesPerRequest: null, ...options });
   // An 'error' event without a listener would throw; reconnects are ioredis' job, callers log.
   redis.on('error', () => undefined);
   return redis;

@@ -10,17 +10,20 @@ export interface BusOptions {
   /** Events kept in the log, all leagues together; default 100,000 per league. */
   retention?: number;
   logger?: Logger;
+  /** Redis replicas that must acknowledge each commit (see `RedisBusOptions.waitReplicas`). */
+  waitReplicas?: number;
 }
 
 /** The bus the daemon runs on: Redis Streams when `redisUrl` is given, else memory. */
 export function createBus(options: BusOptions = {}): Bus {
-  const { redisUrl, prefix, retention, logger } = options;
+  const { redisUrl, prefix, retention, logger, waitReplicas } = options;
   if (redisUrl) {
     return createRedisBus({
       url: redisUrl,
       ...(prefix !== undefined ? { prefix } : {}),
       ...(retention !== undefined ? { retention } : {}),
       ...(logger !== undefined ? { logger } : {}),
+      ...(waitReplicas !== undefined ? { waitReplicas } : {}),
     });
   }
   return createMemoryBus(retention !== undefined ? { retention } : {});

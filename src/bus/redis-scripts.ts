@@ -167,3 +167,15 @@ if ARGV[2] ~= '' and ARGV[3] ~= '' and current ~= ARGV[2] then
 end
 return current
 `;
+
+/**
+ * KEYS: stream. `XINFO STREAM`, or nil when the stream does not exist. In a script because XINFO
+ * declares no key: a Cluster client would send it to any node, and a redirected XINFO can arrive
+ * after commits sent later, making "from now on" start after events it should have included.
+ */
+export const STREAM_INFO_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+return redis.call('XINFO', 'STREAM', KEYS[1])
+`;

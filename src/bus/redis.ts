@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
 import type { GameEvent } from '../model/events.js';
-import { BusClosedError, BusUnavailableError } from '../core/errors.js';
+import { BusClosedError, BusUnavailableError, InvalidOptionsError } from '../core/errors.js';
 import { isLeague } from '../core/leagues.js';
+import { Backoff } from '../core/backoff.js';
 import { silentLogger, type Logger } from '../core/log.js';
+import { RepeatedErrorLog } from '../core/repeated-log.js';
 import { commitToken } from './commit-token.js';
+import { connectRedis, type RedisConnection } from './redis-connection.js';
+import { parseRedisUrl } from './redis-url.js';
 import {
   checkOffset,
   checkRetention,
-  DEFAULT_PREFIX,
   DEFAULT_RETENTION,
+  prefixForTopology,
   TAIL_BATCH_LIMIT,
 } from './options.js';
 import {
@@ -18,6 +21,7 @@ import {
   EPOCH_SCRIPT,
   OFFER_SCRIPT,
   RELEASE_SCRIPT,
+  STREAM_INFO_SCRIPT,
 } from './redis-scripts.js';
 import {
   compareOffsets,
@@ -30,11 +34,18 @@ import {
 
 export interface RedisBusOptions {
   url: string;
-  /** Key prefix, ends with ':'; default `courtside:`. */
+  /** Key prefix, ends with ':'; default `courtside:` (`{courtside}:` on a Redis Cluster, which needs a hash tag). */
   prefix?: string;
   /** Events kept in the stream (all leagues together, approximately); default 100,000 per league. */
   retention?: number;
   logger?: Logger;
+  /**
+   * Replicas that must have every commit (Redis `WAIT`) before it counts as done; default 0. A
+   * commit they do not acknowledge within `REPLICA_WAIT_MS` fails (`BUS_UNAVAILABLE`), so the engine
+   * neither emits its events nor moves its state on, and re-commits them (same events, same ids)
+   * on its next poll: onto the promoted replica if the primary died before replicating them.
+   */
+  waitReplicas?: number;
 }
 
 interface BusCommands {
@@ -56,21 +67,25 @@ interface BusCommands {
     known: string,
     seen: string,
   ): Promise<string>;
+  courtsideStreamInfo(stream: string): Promise<unknown[] | null>;
 }
-type CommandRedis = Redis & BusCommands;
+type CommandRedis = RedisConnection & BusCommands;
 
 type StreamEntry = [id: string, fields: string[]];
 
 /** Normal commands give up after this many reconnect attempts, so callers see an error in < 1 s and back off. */
 const MAX_RETRIES_PER_REQUEST = 2;
-/** Reconnect forever; the delay grows 100 ms per attempt up to 2 s, so a restarted Redis is found quickly. */
-const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 2_000);
 /** A blocked XREAD returns after this long even when idle, so a silently dead socket is noticed. */
 const BLOCK_MS = 5_000;
+/** How long a commit waits for its replicas: a healthy replica acknowledges in milliseconds. */
+const REPLICA_WAIT_MS = 1_000;
 /** Shutdown must finish within the daemon's 5 s budget even if Redis does not answer QUIT. */
 const QUIT_TIMEOUT_MS = 1_000;
-/** Backoff between failed tail reads (a tail connection itself never gives up). */
-const TAIL_RETRY_MS = 250;
+/**
+ * Backoff between failed tail reads (a tail connection itself never gives up): quick for a blip,
+ * at most 5 s for a failure that lasts, jittered so the gateways of a deployment do not retry in step.
+ */
+const TAIL_RETRY = { baseMs: 250, capMs: 5_000 };
 
 /**
  * The key of a game's meta (its diff state, with the snapshot the engine keeps), for readers
@@ -95,9 +110,17 @@ export function gameMetaKey(prefix: string, game: GameKey): string {
  * being resumed silently. Run Redis with AOF where resume must be exact across restarts.
  */
 export function createRedisBus(options: RedisBusOptions): Bus {
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  // On a Cluster the prefix must carry a hash tag (the default becomes `{courtside}:`).
+  const { topology } = parseRedisUrl(options.url);
+  const prefix = prefixForTopology(topology, options.prefix);
   const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
   const logger = options.logger ?? silentLogger;
+  const repeats = new RepeatedErrorLog(logger);
+  const waitReplicas = options.waitReplicas ?? 0;
+  if (waitReplicas > 0 && topology === 'cluster') {
+    // WAIT names no key, so a Cluster client cannot send it to the node that holds the log.
+    throw new InvalidOptionsError('waitReplicas is not supported on a Redis Cluster');
+  }
   const streamKey = `${prefix}events`;
   const gamesKey = `${prefix}games`;
   const trimmedKey = `${prefix}events:trimmed`;
@@ -109,24 +132,23 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const lastCommitKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:last-commit`;
   const member = (g: GameKey): string => `${g.league}:${g.gameId}`;
 
-  const baseOptions: RedisOptions = {
+  const cmd = connectRedis(options.url, {
+    name: 'courtside-bus',
     maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
-    retryStrategy,
-    connectionName: 'courtside-bus',
-  };
-  const cmd = new Redis(options.url, baseOptions) as CommandRedis;
+  }) as CommandRedis;
   cmd.defineCommand('courtsideCommit', { numberOfKeys: 7, lua: COMMIT_SCRIPT });
   cmd.defineCommand('courtsideAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
   cmd.defineCommand('courtsideRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   cmd.defineCommand('courtsideEpoch', { numberOfKeys: 3, lua: EPOCH_SCRIPT });
   cmd.defineCommand('courtsideOffer', { numberOfKeys: 2, lua: OFFER_SCRIPT });
+  cmd.defineCommand('courtsideStreamInfo', { numberOfKeys: 1, lua: STREAM_INFO_SCRIPT });
   watchConnection(cmd, 'commands', logger, () => closed);
   /** Why the command connection is down: a failed command only says that ioredis gave up retrying. */
   let downReason: string | undefined;
   cmd.on('error', (err: Error) => (downReason = err.message));
   cmd.on('ready', () => (downReason = undefined));
 
-  const tails = new Set<Redis>();
+  const tails = new Set<RedisConnection>();
   const dataLostListeners = new Set<() => void>();
   let closed = false;
   /** The newest id this instance has seen, and the dataset it saw it in: see EPOCH_SCRIPT. */
@@ -150,8 +172,14 @@ export function createRedisBus(options: RedisBusOptions): Bus {
         }
         epoch = current;
       })
+      // Without it a Redis that lost its data goes unnoticed, and resumes across the loss look exact.
       .catch((err: Error) =>
-        logger.debug({ err: err.message }, 'bus: epoch check failed; retried on reconnect'),
+        repeats.log(
+          'warn',
+          err.message,
+          { err: err.message },
+          'bus: epoch check failed; retried on reconnect',
+        ),
       );
   });
 
@@ -183,15 +211,11 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   }
 
   async function streamInfo(): Promise<Map<string, unknown> | undefined> {
-    try {
-      const flat = (await cmd.xinfo('STREAM', streamKey)) as unknown[];
-      const info = new Map<string, unknown>();
-      for (let i = 0; i + 1 < flat.length; i += 2) info.set(String(flat[i]), flat[i + 1]);
-      return info;
-    } catch (err) {
-      if (/no such key/i.test((err as Error).message)) return undefined;
-      throw err;
-    }
+    const flat = await cmd.courtsideStreamInfo(streamKey);
+    if (!flat) return undefined;
+    const info = new Map<string, unknown>();
+    for (let i = 0; i + 1 < flat.length; i += 2) info.set(String(flat[i]), flat[i + 1]);
+    return info;
   }
 
   /** The newest id ever assigned (even if trimmed), or 0-0: where "from now on" starts. */
@@ -208,21 +232,24 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<GameEvent[]> {
     if (closed || signal?.aborted) return;
-    const conn = cmd.duplicate({ maxRetriesPerRequest: null, connectionName: 'courtside-bus-tail' });
+    const conn = connectRedis(options.url, { name: 'courtside-bus-tail', maxRetriesPerRequest: null });
     tails.add(conn);
     watchConnection(conn, 'tail', logger, () => closed || signal?.aborted === true);
     // A blocked XREAD only ends when its connection does.
     const onAbort = (): void => conn.disconnect();
     signal?.addEventListener('abort', onAbort, { once: true });
     const stopped = (): boolean => closed || signal?.aborted === true;
+    const backoff = new Backoff(TAIL_RETRY);
     try {
       let cursor: Offset | undefined;
       while (cursor === undefined && !stopped()) {
         try {
           cursor = await start;
         } catch {
-          await pause(TAIL_RETRY_MS, signal);
+          await pause(backoff.next(), signal);
           start = lastGeneratedId();
+          // Not awaited when the tail stops meanwhile: its failure then concerns no one.
+          start.catch(() => undefined);
         }
       }
       while (!stopped() && cursor !== undefined) {
@@ -241,10 +268,12 @@ export function createRedisBus(options: RedisBusOptions): Bus {
           if (stopped()) break;
           // Redis answered with an error (e.g. the key is not a stream): retrying cannot help.
           if ((err as Error).name === 'ReplyError') throw new BusUnavailableError('tail', { cause: err });
-          logger.debug({ err: (err as Error).message }, 'bus: tail read failed; retrying');
-          await pause(TAIL_RETRY_MS, signal);
+          const message = (err as Error).message;
+          repeats.log('warn', message, { err: message }, 'bus: tail read failed; retrying');
+          await pause(backoff.next(), signal);
           continue;
         }
+        backoff.reset();
         const entries = reply?.[0]?.[1];
         const lastId = entries?.at(-1)?.[0];
         if (!entries || lastId === undefined) continue;
@@ -291,6 +320,16 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       for (const event of events) args.push(JSON.stringify(event));
       const ids = await run('commit', () => cmd.courtsideCommit(...args));
       if (ids === null) return null;
+      if (waitReplicas > 0) {
+        const acked = await run('commit', () => cmd.wait(waitReplicas, REPLICA_WAIT_MS));
+        if (acked < waitReplicas) {
+          throw new BusUnavailableError('commit', {
+            cause: new Error(
+              `${acked} of ${waitReplicas} replica(s) acknowledged the commit within ${REPLICA_WAIT_MS} ms`,
+            ),
+          });
+        }
+      }
       saw(ids.at(-1));
       if (ids.length !== events.length) {
         throw new BusUnavailableError('commit', { cause: new Error('id count mismatch') });
@@ -425,6 +464,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     async close() {
       if (closed) return;
       closed = true;
+      repeats.flush();
       dataLostListeners.clear();
       for (const conn of tails) conn.disconnect();
       tails.clear();
@@ -469,7 +509,7 @@ function withReason(err: unknown, downReason: string | undefined): unknown {
 }
 
 /** Logs a lost connection once and its recovery once, however many reconnect attempts lie between. */
-function watchConnection(conn: Redis, role: string, logger: Logger, closing: () => boolean): void {
+function watchConnection(conn: RedisConnection, role: string, logger: Logger, closing: () => boolean): void {
   let down = false;
   const lost = (reason: string): void => {
     if (down || closing()) return;

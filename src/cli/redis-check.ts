@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis } from '../bus/redis-connection.js';
 import { CourtsideError } from '../core/errors.js';
 import { redactUrl } from '../daemon/config.js';
 
@@ -24,14 +24,14 @@ export class RedisUnreachableError extends CourtsideError {
 
 /** Resolves once Redis at `url` answers a PING; throws `RedisUnreachableError` otherwise. */
 export async function checkRedis(url: string, timeoutMs = CHECK_TIMEOUT_MS): Promise<void> {
-  const redis = new Redis(url, {
+  const redis = connectRedis(url, {
+    name: 'courtside-check',
     lazyConnect: true,
     // One attempt: this is a question, the long-lived connections do the retrying.
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     connectTimeout: timeoutMs,
-    connectionName: 'courtside-check',
   });
   // The first error says why (refused, unknown host, timed out); later ones only that it closed.
   let first: Error | undefined;

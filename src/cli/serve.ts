@@ -64,6 +64,14 @@ export function registerServe(program: Command): void {
       "the lower thirds' rules: the `rules` of an alert rules file, JSON or YAML (COURTSIDE_RULES; default: every rule)",
     )
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
+    .option(
+      '--wait-replicas <n>',
+      'Redis replicas that must acknowledge each commit before its events go out (COURTSIDE_WAIT_REPLICAS, default 0)',
+    )
+    .option(
+      '--role <role>',
+      'all|poller|gateway: poll and serve, only poll, or only serve viewers from the shared log (COURTSIDE_ROLE, default all)',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ServeFlags) => {
       await runServe(flags);

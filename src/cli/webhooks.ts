@@ -60,8 +60,9 @@ async function open(
   env: NodeJS.ProcessEnv,
 ): Promise<ReturnType<typeof openFailedDeliveries>> {
   const redisUrl = redisUrlOf(flags, env);
+  const prefix = prefixOf(flags, env);
   await checkRedis(redisUrl);
-  return openFailedDeliveries({ redisUrl, prefix: prefixOf(flags, env) });
+  return openFailedDeliveries({ redisUrl, prefix });
 }
 
 function limitOf(flags: WebhooksFlags): number | undefined {

@@ -94,11 +94,13 @@ export async function runWorker(
   let config: AlertsConfig;
   let source: string;
   let redisUrl: string;
+  let prefix: string;
   let concurrency: number | undefined;
   let webhookConcurrency: number | undefined;
   let metricsPort: number | undefined;
   try {
     redisUrl = redisUrlOf(flags, env);
+    prefix = prefixOf(flags, env);
     const rules = flags.rules ?? env.COURTSIDE_RULES;
     config = rules ? await readRules(rules) : defaultAlertsConfig();
     source = rules ? resolve(rules) : '(no rules file)';
@@ -114,7 +116,6 @@ export async function runWorker(
     return undefined;
   }
   const logger = createLogger({ level: flags.logLevel, name: `courtside-worker-${kind}` });
-  const prefix = prefixOf(flags, env);
   let metrics: Server | undefined;
   try {
     metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);

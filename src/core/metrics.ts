@@ -138,3 +138,10 @@ export const upstreamAnomalies = registered(
   'Upstream answers that suggest ESPN changed something, by kind (unknown_status, unparsable_body, empty_body, blocked, empty_board)',
   ['kind'],
 );
+
+export const instanceRole = registered(
+  Gauge,
+  'courtside_instance_role',
+  'Always 1, labelled with the role of this process (all, poller or gateway)',
+  ['role'],
+);

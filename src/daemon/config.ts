@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { InvalidConfigError } from '../core/errors.js';
+import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
+import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
+import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { LEAGUES, type League } from '../core/leagues.js';
+import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
 import {
   ACCEPTED_USER_AGENT_FORM,
   blockedUserAgentForm,
@@ -37,6 +40,10 @@ export interface Config {
   /** Send `userAgent` even when it has a form ESPN's edge blocks. */
   forceUserAgent: boolean;
   logLevel: LogLevel;
+  /** What this process does: poll and serve (`all`), only poll, or only serve viewers. */
+  role: InstanceRole;
+  /** Redis replicas that must acknowledge each commit before its events go out (0: none). */
+  waitReplicas: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -59,6 +66,8 @@ export interface ConfigFlags {
   userAgent?: string;
   forceUserAgent?: string | boolean;
   logLevel?: string;
+  role?: string;
+  waitReplicas?: string | number;
 }
 
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
@@ -134,14 +143,15 @@ const FIELDS = {
     env: 'REDIS_URL',
     flag: 'redis',
     default: undefined,
-    schema: z.string().refine((v) => {
+    schema: z.string().superRefine((v, ctx) => {
       try {
-        const u = new URL(v);
-        return u.protocol === 'redis:' || u.protocol === 'rediss:';
-      } catch {
-        return false;
+        parseRedisUrl(v);
+      } catch (err) {
+        if (!(err instanceof InvalidRedisUrlError)) throw err;
+        // The parser names the part at fault (scheme, host, port, master name, db...).
+        ctx.addIssue({ code: 'custom', message: `a Redis URL whose ${err.part} is valid (${err.reason})` });
       }
-    }, 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379'),
+    }),
   },
   prefix: {
     env: 'COURTSIDE_PREFIX',
@@ -149,7 +159,10 @@ const FIELDS = {
     default: DEFAULT_PREFIX,
     schema: z
       .string()
-      .regex(/^[A-Za-z0-9:._-]{1,64}$/, 'up to 64 letters, digits or : . _ -, e.g. courtside:'),
+      .refine(
+        (v) => v.length >= 1 && v.length <= 64 && PREFIX_PATTERN.test(v),
+        'up to 64 letters, digits or : . _ - with at most one {hash tag}, e.g. courtside: or {courtside}:',
+      ),
   },
   leagues: {
     env: 'COURTSIDE_LEAGUES',
@@ -252,6 +265,18 @@ const FIELDS = {
     default: 'info',
     schema: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }),
   },
+  role: {
+    env: 'COURTSIDE_ROLE',
+    flag: 'role',
+    default: 'all',
+    schema: z.enum(INSTANCE_ROLES, { error: `one of ${INSTANCE_ROLES.join(', ')}` }),
+  },
+  waitReplicas: {
+    env: 'COURTSIDE_WAIT_REPLICAS',
+    flag: 'waitReplicas',
+    default: '0',
+    schema: intIn(0, 16, 'an integer number of replicas from 0 to 16'),
+  },
 } satisfies Record<keyof Config, Field>;
 
 /**
@@ -299,6 +324,32 @@ export function loadConfig(
   if (agent !== undefined && blocked) {
     throw new InvalidConfigError(sources.userAgent ?? 'userAgent', blockedUserAgentMessage(agent, blocked));
   }
+  if (typeof out.redisUrl === 'string') {
+    // On a Cluster the prefix needs a hash tag; the default becomes one that has it.
+    const explicit = sources.prefix?.endsWith('(default)') ? undefined : (out.prefix as string);
+    try {
+      out.prefix = prefixForTopology(parseRedisUrl(out.redisUrl).topology, explicit);
+    } catch (err) {
+      if (!(err instanceof InvalidOptionsError)) throw err;
+      throw new InvalidConfigError(sources.prefix ?? 'COURTSIDE_PREFIX', err.message);
+    }
+  }
+  if (
+    out.waitReplicas !== 0 &&
+    (typeof out.redisUrl !== 'string' || parseRedisUrl(out.redisUrl).topology === 'cluster')
+  ) {
+    throw new InvalidConfigError(
+      sources.waitReplicas ?? 'COURTSIDE_WAIT_REPLICAS',
+      'waiting for replicas needs REDIS_URL of a single server or Sentinel (a Cluster cannot route WAIT)',
+    );
+  }
+  // Pollers and gateways meet only in the shared log: apart, without Redis, each would be useless.
+  if (out.role !== 'all' && out.redisUrl === undefined) {
+    throw new InvalidConfigError(
+      sources.role ?? 'COURTSIDE_ROLE',
+      `role ${String(out.role)} needs REDIS_URL (--redis): pollers and gateways share the log in Redis`,
+    );
+  }
   return out as unknown as Config;
 }
 
@@ -312,11 +363,5 @@ export function describeConfig(config: Config): Record<string, unknown> {
 }
 
 export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '[invalid url]';
-  }
+  return redactRedisUrl(url);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisConnection } from '../bus/redis-connection.js';
 import type { Subscription } from 'rxjs';
 import type { Engine } from '../../streams/engine.js';
 import { createEngine } from '../../streams/engine.js';
@@ -13,9 +13,12 @@ import { describeConfig, type Config } from './config.js';
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { queueDepth } from '../core/metrics.js';
+import { instanceRole, queueDepth } from '../core/metrics.js';
+import { polls, servesViewers } from '../core/role.js';
 import {
   createApiRoutes,
+  createHealthRoute,
+  createMetricsRoute,
   createUpstreamTracker,
   describeUpstreamFailure,
   OFFLINE_HINT,
@@ -24,6 +27,7 @@ import {
 import type { RouteHandler } from '../server/http-types.js';
 import { createDaemonServer, type DaemonServer } from '../server/server.js';
 import { createFirstPaint } from '../server/overlay-first-paint.js';
+import { createProbeServer } from '../server/probe-server.js';
 import { overlayRoute } from '../server/overlay-page.js';
 import { clientScriptRoute } from '../server/client-script.js';
 import { alertMomentRules } from './moment-rules.js';
@@ -93,6 +97,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     // The log is one stream for every league, so it keeps the per-league figure for each league.
     retention: config.retention * LEAGUES.length,
     logger: logger.child({ component: 'bus' }),
+    waitReplicas: config.waitReplicas,
   });
 
   const engine = createEngine({
@@ -107,49 +112,68 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     logger,
   });
 
-  const producer = config.redisUrl
-    ? createEventProducer({
-        redisUrl: config.redisUrl,
-        prefix: config.prefix,
-        logger: logger.child({ component: 'producer' }),
-      })
-    : undefined;
+  // A gateway's engine is never started: it only reads game state from the shared log for snapshots.
+  const polling = polls(config.role);
+  instanceRole.reset();
+  instanceRole.set({ role: config.role }, 1);
+
+  const producer =
+    config.redisUrl && polling
+      ? createEventProducer({
+          redisUrl: config.redisUrl,
+          prefix: config.prefix,
+          logger: logger.child({ component: 'producer' }),
+        })
+      : undefined;
 
   const pinger = config.redisUrl ? createPinger(config.redisUrl, logger) : undefined;
   const depth = config.redisUrl ? createQueueDepthProbe(config.redisUrl, config.prefix) : undefined;
 
-  const routes = [
-    ...createApiRoutes({
-      client: trackedClient,
-      snapshots: engine.snapshots,
-      health: {
-        upstream: tracker,
-        ...(pinger ? { redisPing: pinger.ping } : {}),
-        pollers: () => engine.status(),
-      },
-      upstream: tracker,
-      auth: config.tokens.length > 0,
-      logger: logger.child({ component: 'http' }),
-      ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
-    }),
-    overlayRoute({
-      moments: { rules: alertMomentRules(options.momentRules), bus },
-      firstPaint: createFirstPaint(engine.snapshots, bus),
-    }),
-    clientScriptRoute(),
-    ...(options.routes ?? []),
-  ];
-
-  const server = createDaemonServer({
-    port: config.port,
-    host: config.host,
-    bus,
-    snapshots: engine.snapshots,
-    routes,
-    tokens: config.tokens,
-    origins: config.origins,
-    logger: logger.child({ component: 'server' }),
-  });
+  const health = {
+    upstream: tracker,
+    ...(pinger ? { redisPing: pinger.ping } : {}),
+    pollers: () => engine.status(),
+    role: config.role,
+  };
+  const server = servesViewers(config.role)
+    ? createDaemonServer({
+        port: config.port,
+        host: config.host,
+        bus,
+        snapshots: engine.snapshots,
+        routes: [
+          ...createApiRoutes({
+            client: trackedClient,
+            snapshots: engine.snapshots,
+            health,
+            upstream: tracker,
+            auth: config.tokens.length > 0,
+            logger: logger.child({ component: 'http' }),
+            ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
+            role: config.role,
+          }),
+          overlayRoute({
+            moments: { rules: alertMomentRules(options.momentRules), bus },
+            firstPaint: createFirstPaint(engine.snapshots, bus),
+          }),
+          clientScriptRoute(),
+          ...(options.routes ?? []),
+        ],
+        tokens: config.tokens,
+        origins: config.origins,
+        logger: logger.child({ component: 'server' }),
+      })
+    : createProbeServer({
+        port: config.port,
+        host: config.host,
+        routes: [
+          createHealthRoute(health),
+          createMetricsRoute(depth ? { beforeScrape: depth.refresh } : {}),
+          ...(options.routes ?? []),
+        ],
+        tokens: config.tokens,
+        logger: logger.child({ component: 'server' }),
+      });
 
   let events: Subscription | undefined;
   let closing: Promise<void> | undefined;
@@ -168,7 +192,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
       // The engine's stream should not fail; if it does, say so rather than die.
       error: (err: unknown) => logger.error({ err }, 'engine event stream failed'),
     });
-    engine.start();
+    if (polling) engine.start();
   }
 
   async function shutdown(): Promise<void> {
@@ -251,14 +275,14 @@ function createQueueDepthProbe(
   prefix: string,
 ): { refresh(): Promise<void>; close(): Promise<void> } {
   let queues: Queue[] | undefined;
-  let connection: Redis | undefined;
+  let connection: RedisConnection | undefined;
   return {
     async refresh() {
       if (!queues) {
         // Fail fast while Redis is away: a scrape must not hang on it.
         connection = createRedisConnection(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
         queues = [EVENTS_QUEUE, WEBHOOKS_QUEUE].map(
-          (name) => new Queue(name, { connection: connection as Redis, prefix: bullPrefix(prefix) }),
+          (name) => new Queue(name, { connection: connection!, prefix: bullPrefix(prefix, name) }),
         );
         for (const queue of queues) queue.on('error', () => undefined);
       }
@@ -292,7 +316,8 @@ function createQueueDepthProbe(
 
 /** A dedicated connection for `/healthz`, so a busy blocking reader never delays the answer. */
 function createPinger(url: string, logger: Logger): { ping(): Promise<number>; close(): Promise<void> } {
-  const redis = new Redis(url, {
+  const redis = connectRedis(url, {
+    name: 'courtside-health',
     lazyConnect: true,
     // Fail fast instead of queueing while disconnected: health must reflect now.
     enableOfflineQueue: false,

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { SnapshotSource } from '../model/events.js';
 import type { Bus, Offset } from '../bus/types.js';
@@ -15,6 +14,7 @@ import { sendOverlayRefusal } from './overlay-page.js';
 import { PreparedEvents } from './delivery/prepared-events.js';
 import { createSseEndpoint } from './sse.js';
 import { createWsGateway } from './ws-gateway.js';
+import { listen } from './listen.js';
 
 export type { GatewayLimits } from './client-protocol.js';
 export { DEFAULT_LIMITS } from './client-protocol.js';
@@ -221,20 +221,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
 
   async function start(): Promise<void> {
     await feed.start();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const address = server.address() as AddressInfo;
-    const host = ['0.0.0.0', '::', ''].includes(address.address)
-      ? '127.0.0.1'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-    url = `http://${host}:${address.port}`;
+    url = await listen(server, options.port, options.host);
     heartbeat = setInterval(() => {
       gateway.heartbeat();
       sse.heartbeat();

@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       userAgent: undefined,
       forceUserAgent: false,
       logLevel: 'info',
+      role: 'all',
+      waitReplicas: 0,
     });
   });
 
@@ -40,6 +42,7 @@ describe('loadConfig', () => {
         COURTSIDE_FINISHED_GAME_TTL: '3600',
         COURTSIDE_PREVIOUS_DAY_UNTIL: '04:30',
         LOG_LEVEL: 'debug',
+        COURTSIDE_ROLE: 'gateway',
       },
     });
     expect(config).toEqual({
@@ -58,6 +61,8 @@ describe('loadConfig', () => {
       userAgent: undefined,
       forceUserAgent: false,
       logLevel: 'debug',
+      role: 'gateway',
+      waitReplicas: 0,
     });
   });
 
@@ -113,5 +118,34 @@ describe('loadConfig', () => {
     expect(text).not.toContain('secret1');
     expect(text).not.toContain(':pw@');
     expect(text).toContain('1 token(s)');
+  });
+
+  it('reads Sentinel and Cluster URLs, naming the part of a wrong one', () => {
+    const sentinel = 'redis+sentinel://:pw@127.0.0.1:26379,127.0.0.1:26380/courtside/1';
+    expect(loadConfig({ env: { REDIS_URL: sentinel } }).redisUrl).toBe(sentinel);
+    expect(() => loadConfig({ env: { REDIS_URL: 'redis+sentinel://127.0.0.1:26379' } })).toThrow(
+      /REDIS_URL: invalid value .*; expected a Redis URL whose master name is valid/,
+    );
+    expect(() => loadConfig({ env: {}, flags: { redis: 'redis+cluster://n1:7000/2' } })).toThrow(
+      /--redis: .*whose path is valid \(a Redis Cluster has no databases/,
+    );
+  });
+
+  it('gives a Cluster a hash-tagged prefix and refuses one without a tag', () => {
+    const cluster = 'redis+cluster://127.0.0.1:7000,127.0.0.1:7001';
+    expect(loadConfig({ env: { REDIS_URL: cluster } }).prefix).toBe('{courtside}:');
+    expect(loadConfig({ env: { REDIS_URL: cluster, COURTSIDE_PREFIX: 'app:{cs}:' } }).prefix).toBe(
+      'app:{cs}:',
+    );
+    // A tagged prefix is fine on a single server too; an untagged one stays as it was.
+    expect(loadConfig({ env: { REDIS_URL: 'redis://h', COURTSIDE_PREFIX: '{cs}:' } }).prefix).toBe('{cs}:');
+    expect(loadConfig({ env: { REDIS_URL: 'redis://h' } }).prefix).toBe('courtside:');
+    expect(() => loadConfig({ env: { REDIS_URL: cluster, COURTSIDE_PREFIX: 'cs:' } })).toThrow(
+      /COURTSIDE_PREFIX: prefix "cs:" has no \{hash tag\}/,
+    );
+    expect(() => loadConfig({ env: { COURTSIDE_PREFIX: '{a}{b}:' } })).toThrow(/at most one \{hash tag\}/);
+    expect(() => loadConfig({ env: { REDIS_URL: cluster }, flags: { waitReplicas: 1 } })).toThrow(
+      /--wait-replicas: .*a Cluster cannot route WAIT/,
+    );
   });
 });

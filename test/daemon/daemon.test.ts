@@ -153,7 +153,7 @@ describe.skipIf(!HAVE_FIXTURES || !GAME)(`createDaemon ${HAVE_FIXTURES ? '' : NO
     await waitFor(async () => (await daemon?.bus.bounds())?.last === watch.events.at(-1)?.offset, 10_000);
     // Every event became a job (the producer was fed from the engine), keyed by event id.
     const connection = createRedisConnection(redis.url);
-    const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(redis.prefix) });
+    const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(redis.prefix, EVENTS_QUEUE) });
     try {
       await waitFor(async () => (await queue.count()) >= watch.events.length, 10_000);
       const ended = watch.events.find((e) => e.type === 'game.ended');

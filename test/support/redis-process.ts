@@ -11,6 +11,31 @@ export async function haveRedisServer(): Promise<boolean> {
   });
 }
 
+/** Resolves once a server (or sentinel) on `port` answers PING; refused while it boots, so retried. */
+export async function waitUntilServing(port: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const probe = new Redis({
+      host: '127.0.0.1',
+      port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      probe.disconnect();
+    }
+  }
+}
+
 /**
  * A private redis-server child without persistence on `port`, stopped and started on demand: a
  * restart empties it, as a Redis run with `--save "" --appendonly no` loses its data.
@@ -36,26 +61,7 @@ export class RedisProcess {
       ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' },
     );
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const probe = new Redis(this.url, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        await probe.ping();
-        return;
-      } catch {
-        // Refused while the server boots: retried until the deadline.
-        if (Date.now() > deadline) throw new Error(`redis-server on ${this.port} did not start`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } finally {
-        probe.disconnect();
-      }
-    }
+    await waitUntilServing(this.port);
   }
 
   async stop(): Promise<void> {

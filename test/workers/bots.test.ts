@@ -167,7 +167,7 @@ describe.skipIf(!available)('several bots on one Redis (real Redis)', () => {
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     const shared = new Queue<WebhookJobData>(WEBHOOKS_QUEUE, {
       connection,
-      prefix: bullPrefix(redis.prefix),
+      prefix: bullPrefix(redis.prefix, WEBHOOKS_QUEUE),
     });
     closers.push(async () => {
       await shared.close();

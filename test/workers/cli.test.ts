@@ -50,6 +50,20 @@ describe('courtside worker / webhooks commands', () => {
     expect(run.stderr).toContain('rules.close_game.margin: expected a positive integer');
   });
 
+  it('parses --redis as serve does: a wrong Sentinel URL or an untagged Cluster prefix, named, exit 2', async () => {
+    const sentinel = await courtside(['worker', 'alerts', '--redis', 'redis+sentinel://127.0.0.1:26379']);
+    expect(sentinel.code).toBe(2);
+    expect(sentinel.stderr).toContain(
+      '--redis: Redis URL redis+sentinel://127.0.0.1:26379: master name: missing',
+    );
+    const cluster = await courtside(['webhooks', 'failed'], {
+      REDIS_URL: 'redis+cluster://127.0.0.1:1',
+      COURTSIDE_PREFIX: 'cs:',
+    });
+    expect(cluster.code).toBe(2);
+    expect(cluster.stderr).toContain('COURTSIDE_PREFIX: prefix "cs:" has no {hash tag}');
+  });
+
   it('refuses a chat subscriber of an unknown kind, without its chat id, or with an unset variable, before any delivery', async () => {
     const cases: Array<[string, string, Record<string, string>]> = [
       [

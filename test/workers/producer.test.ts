@@ -48,7 +48,7 @@ describe.skipIf(!shared)('producer on the shared Redis', () => {
     await second.close();
 
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(redis.prefix) });
+    const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(redis.prefix, EVENTS_QUEUE) });
     try {
       const waiting = await queue.getWaiting(0, 1000);
       expect(waiting).toHaveLength(40);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 import type { League } from '../../src/core/leagues.js';
 import type { GameEvent } from '../../src/model/events.js';
 import type { GameRuleState } from './types.js';

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 import type { League } from '../../src/core/leagues.js';
 import { gameMetaKey } from '../../src/bus/redis.js';
 import type { GameSnapshot } from '../../src/model/events.js';

@@ -1,5 +1,5 @@
 import { Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { alertsFired, alertsStale, queueDepth } from '../../src/core/metrics.js';
@@ -89,13 +89,13 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const webhooksQueue = queueName(WEBHOOKS_QUEUE, bot);
   const webhooks = new Queue<WebhookJobData>(webhooksQueue, {
     connection: commands,
-    prefix: bullPrefix(prefix),
+    prefix: bullPrefix(prefix, webhooksQueue),
   });
   logQueueErrors(webhooks, logger, 'webhook queue');
   const eventsQueue = queueName(EVENTS_QUEUE, bot);
-  const events = new Queue(eventsQueue, { connection: commands, prefix: bullPrefix(prefix) });
+  const events = new Queue(eventsQueue, { connection: commands, prefix: bullPrefix(prefix, eventsQueue) });
   events.on('error', () => undefined);
-  const shared = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix) });
+  const shared = new Queue(EVENTS_QUEUE, { connection: commands, prefix: bullPrefix(prefix, EVENTS_QUEUE) });
   shared.on('error', () => undefined);
   // Every live bot's events queue, opened on first use by the fan-out.
   const botQueues = new Map<string, Queue>([[bot, events]]);
@@ -268,10 +268,8 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
       bots.map((name) => {
         let queue = botQueues.get(name);
         if (!queue) {
-          queue = new Queue(queueName(EVENTS_QUEUE, name), {
-            connection: commands,
-            prefix: bullPrefix(prefix),
-          });
+          const queueOfBot = queueName(EVENTS_QUEUE, name);
+          queue = new Queue(queueOfBot, { connection: commands, prefix: bullPrefix(prefix, queueOfBot) });
           queue.on('error', () => undefined);
           botQueues.set(name, queue);
         }
@@ -284,14 +282,14 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   // Built stopped: the process registers as one of the bot's before it takes any event.
   const worker = new Worker<GameEvent>(eventsQueue, evaluateEvent, {
     connection,
-    prefix: bullPrefix(prefix),
+    prefix: bullPrefix(prefix, eventsQueue),
     // Evaluation is a few Redis round trips; 4 overlaps them without starving the event loop.
     concurrency: options.concurrency ?? 4,
     autorun: false,
   });
   const fanOutWorker = new Worker<GameEvent>(EVENTS_QUEUE, fanOut, {
     connection: fanOutConnection,
-    prefix: bullPrefix(prefix),
+    prefix: bullPrefix(prefix, EVENTS_QUEUE),
     // One at a time across every process (the queue's global concurrency, set at start): each bot's
     // queue then receives a game's events in order, as the daemon added them. Out of order, a bot's
     // evaluations would wait on predecessors queued behind them. A copy is a round trip per bot.
@@ -299,9 +297,9 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     autorun: false,
   });
   logQueueErrors(fanOutWorker, logger, 'event fan-out');
-  logQueueErrors(worker, logger, 'alert worker');
+  const repeats = logQueueErrors(worker, logger, 'alert worker');
   worker.on('failed', (job, err) =>
-    logger.warn({ job: job?.id, err: err.message }, 'event evaluation failed'),
+    repeats.log('warn', err.message, { job: job?.id, err: err.message }, 'event evaluation failed'),
   );
 
   const sampler = setInterval(() => {

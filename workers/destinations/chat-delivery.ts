@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 import { WebhookFailedError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/log.js';
 import { webhookDeliveries } from '../../src/core/metrics.js';

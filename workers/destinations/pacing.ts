@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 
 // Redis' own clock in ms, so workers on several hosts agree.
 const NOW = `

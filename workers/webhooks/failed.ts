@@ -49,10 +49,8 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
   function queueOf(bot: string | null): Queue<WebhookJobData> {
     let queue = queues.get(bot);
     if (!queue) {
-      queue = new Queue<WebhookJobData>(queueName(WEBHOOKS_QUEUE, bot ?? undefined), {
-        connection,
-        prefix: bullPrefix(options.prefix),
-      });
+      const name = queueName(WEBHOOKS_QUEUE, bot ?? undefined);
+      queue = new Queue<WebhookJobData>(name, { connection, prefix: bullPrefix(options.prefix, name) });
       queue.on('error', () => undefined);
       queues.set(bot, queue);
     }

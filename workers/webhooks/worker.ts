@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../../src/bus/redis-connection.js';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { webhookDeliveries } from '../../src/core/metrics.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
@@ -110,16 +110,17 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
   }
 
-  const worker = new Worker<WebhookJobData>(queueName(WEBHOOKS_QUEUE, options.config.name), deliverJob, {
+  const botQueue = queueName(WEBHOOKS_QUEUE, options.config.name);
+  const worker = new Worker<WebhookJobData>(botQueue, deliverJob, {
     connection,
-    prefix: bullPrefix(options.prefix),
+    prefix: bullPrefix(options.prefix, botQueue),
     // Deliveries wait on the network, not the CPU: many in flight cost little.
     concurrency: options.concurrency ?? 16,
   });
   logQueueErrors(worker, logger, 'webhook worker');
   const legacy = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, deliverLegacyJob, {
     connection: legacyConnection,
-    prefix: bullPrefix(options.prefix),
+    prefix: bullPrefix(options.prefix, WEBHOOKS_QUEUE),
     // Only what an upgrade left behind: a trickle, then nothing.
     concurrency: 4,
   });

@@ -1,3 +1,4 @@
+import type { InstanceRole } from '../../core/role.js';
 import { VERSION } from '../../core/version.js';
 import { sendError, sendJson, type RouteHandler } from '../http-types.js';
 import { isRead } from './respond.js';
@@ -7,6 +8,8 @@ import type { UpstreamCheck } from './upstream-tracker.js';
  * `GET /healthz`: 200 when the upstream is reachable and does not block this process's User-Agent,
  * and Redis (when configured) answers a ping; 503 otherwise. The JSON body says which part failed
  * (`upstream.blocked` names the agent and the accepted form) and what each poller is doing.
+ * A gateway never polls, so only Redis (where its events come from) decides its health: an ESPN
+ * outage must not make a load balancer drop every gateway at once.
  */
 export interface HealthRouteOptions {
   upstream: { check(): Promise<UpstreamCheck> };
@@ -15,10 +18,13 @@ export interface HealthRouteOptions {
   /** The engine's poller states, reported as they are. */
   pollers?: () => readonly unknown[];
   now?: () => number;
+  /** The instance's role, reported in the body; `gateway` ignores the upstream for the status. */
+  role?: InstanceRole;
 }
 
 export interface HealthBody {
   status: 'ok' | 'unhealthy';
+  role?: InstanceRole;
   version: string;
   uptimeSeconds: number;
   upstream: UpstreamCheck;
@@ -43,9 +49,11 @@ export function createHealthRoute(options: HealthRouteOptions): RouteHandler {
       pollers = [];
     }
     // A blocked agent gets no data however often it asks: the instance is not doing its job.
-    const healthy = upstream.reachable && upstream.blocked === null && (!redis.configured || redis.ok);
+    const upstreamOk = options.role === 'gateway' || (upstream.reachable && upstream.blocked === null);
+    const healthy = upstreamOk && (!redis.configured || redis.ok);
     const body: HealthBody = {
       status: healthy ? 'ok' : 'unhealthy',
+      ...(options.role ? { role: options.role } : {}),
       version: VERSION,
       uptimeSeconds: Math.round((now() - startedAt) / 1000),
       upstream,

@@ -1,4 +1,5 @@
 import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
+import type { InstanceRole } from '../../core/role.js';
 import { PROJECT_URL, VERSION } from '../../core/version.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { liveGames } from './games.js';
@@ -15,6 +16,8 @@ import type { UpstreamHealth } from './upstream-tracker.js';
 export interface HomeRouteOptions {
   snapshots: SnapshotSource;
   upstream?: { readonly url: string; health(): UpstreamHealth };
+  /** Shown under the title, so a person reaching one instance behind a balancer knows which kind. */
+  role?: InstanceRole;
 }
 
 /** The documents under `docs/` a newcomer reads, most useful first (a test keeps it in step with the folder). */
@@ -32,6 +35,7 @@ export const HOME_DOCS: ReadonlyArray<{ name: string; title: string }> = [
   { name: 'alerts', title: 'Alerts and webhooks' },
   { name: 'architecture', title: 'Architecture' },
   { name: 'reliability', title: 'Reliability' },
+  { name: 'deployment', title: 'Deployment: roles, Sentinel, Cluster' },
   { name: 'benchmarks', title: 'Benchmarks' },
   { name: 'decisions', title: 'Decisions' },
 ];
@@ -80,6 +84,7 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
         ? { url: options.upstream.url, health: options.upstream.health() }
         : undefined,
       link: (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path),
+      role: options.role,
     });
     // The page may hold a token in its links: no cache keeps it.
     sendBody(req, res, page, {
@@ -113,6 +118,7 @@ function renderHome(view: {
   finished: readonly GameSnapshot[];
   upstream: { url: string; health: UpstreamHealth } | undefined;
   link: (path: string) => string;
+  role: InstanceRole | undefined;
 }): string {
   const { link } = view;
   const games =
@@ -140,6 +146,7 @@ function renderHome(view: {
 <body>
 <main>
 <h1>courtside <small>${esc(VERSION)}</small></h1>
+${view.role ? `<p class="muted">Role: <strong>${esc(view.role)}</strong>${view.role === 'gateway' ? ' (serves the shared log; the pollers run elsewhere)' : ''}</p>` : ''}
 ${upstreamBanner(view.upstream)}
 <h2>Live games</h2>
 ${games}

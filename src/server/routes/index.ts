@@ -1,5 +1,6 @@
 import type { SnapshotSource } from '../../model/events.js';
 import type { Logger } from '../../core/log.js';
+import type { InstanceRole } from '../../core/role.js';
 import type { RouteHandler } from '../http-types.js';
 import { createGamesRoute } from './games.js';
 import { createHealthRoute, type HealthRouteOptions } from './health.js';
@@ -33,6 +34,7 @@ export function createApiRoutes(options: {
   auth?: boolean;
   logger?: Logger;
   beforeMetricsScrape?: () => Promise<void>;
+  role?: InstanceRole;
 }): RouteHandler[] {
   const upstream = options.upstream ? { upstream: options.upstream } : {};
   return [
@@ -45,6 +47,10 @@ export function createApiRoutes(options: {
     createHealthRoute(options.health),
     createMetricsRoute(options.beforeMetricsScrape ? { beforeScrape: options.beforeMetricsScrape } : {}),
     createOpenApiRoute({ auth: options.auth ?? false }),
-    createHomeRoute({ snapshots: options.snapshots, ...upstream }),
+    createHomeRoute({
+      snapshots: options.snapshots,
+      ...upstream,
+      ...(options.role ? { role: options.role } : {}),
+    }),
   ];
 }

@@ -87,7 +87,7 @@ describe.skipIf(!available)('alert worker (real Redis)', () => {
     // Lose the rule state and the queue's job ids: a worker restart with an empty slate.
     const client = new Redis(redis.url, { maxRetriesPerRequest: null });
     for (const name of [EVENTS_QUEUE, queueName(EVENTS_QUEUE, 'default')]) {
-      const queue = new Queue(name, { connection: client, prefix: bullPrefix(redis.prefix) });
+      const queue = new Queue(name, { connection: client, prefix: bullPrefix(redis.prefix, name) });
       await queue.obliterate({ force: true });
       await queue.close();
     }

@@ -257,10 +257,8 @@ describe.skipIf(!redisAvailable)('chat destinations (real Redis, fake platforms 
     const { fake } = await run('ntfy', () => null);
     await waitFor(() => fake.delivered().length >= 8, 30_000, 'deliveries');
     const connection = createRedisConnection(redis.url);
-    const queue = new Queue(queueName(WEBHOOKS_QUEUE, 'default'), {
-      connection,
-      prefix: bullPrefix(redis.prefix),
-    });
+    const name = queueName(WEBHOOKS_QUEUE, 'default');
+    const queue = new Queue(name, { connection, prefix: bullPrefix(redis.prefix, name) });
     closers.push(async () => {
       await queue.close();
       connection.disconnect();

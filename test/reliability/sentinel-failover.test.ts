@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { GameEvent, PlayAddedData } from '../../src/model/events.js';
+import { loadConfig, type ConfigFlags } from '../../src/daemon/config.js';
+import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
+import { silentLogger } from '../../src/core/log.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
+import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { haveRedisServer } from '../support/redis-process.js';
+import { startSentinelSet, type SentinelSet } from '../support/redis-topology.js';
+import { waitFor } from '../support/wait-for.js';
+
+/**
+ * A Redis primary SIGKILLed in the middle of a replayed game, under Sentinel: a poller (role all,
+ * so it has a viewer too) and a gateway ride out the promotion of the replica. Each viewer, keeping
+ * the first copy of each event id (as the client library does), ends with every play once under one
+ * event id, and delivery resumes within 15 s.
+ */
+const HAVE_SERVER = await haveRedisServer();
+const GAME = finishedSummaries().find((f) => f.league === 'mens' && !f.qualifier.includes('roundtrip'));
+// About 60 s of replay: long enough to kill the primary mid-game, short enough for a test.
+const SPEED = 150;
+const MAX_SILENCE_MS = 15_000;
+
+interface Viewer {
+  events: Map<string, GameEvent>;
+  arrivals: number[];
+  ended: boolean;
+  close(): void;
+}
+
+/** A WebSocket viewer that resumes from its last offset after any disconnect, keeping each event id once. */
+function viewer(base: string): Viewer {
+  const out: Viewer = { events: new Map(), arrivals: [], ended: false, close: () => undefined };
+  let last: string = '0-0';
+  let closed = false;
+  let ws: WebSocket | undefined;
+  const connect = (): void => {
+    if (closed) return;
+    ws = new WebSocket(`${base.replace(/^http/, 'ws')}/v1/stream`);
+    ws.on('open', () => ws?.send(JSON.stringify({ op: 'subscribe', id: 'all', since: last })));
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as { type: string; event?: GameEvent };
+      if (frame.type !== 'event' || !frame.event) return;
+      const event = frame.event;
+      if (event.offset) last = event.offset;
+      out.arrivals.push(Date.now());
+      if (!out.events.has(event.id)) out.events.set(event.id, event);
+      if (event.type === 'game.ended') out.ended = true;
+    });
+    ws.on('error', () => undefined);
+    ws.on('close', () => setTimeout(connect, 250));
+  };
+  connect();
+  out.close = () => {
+    closed = true;
+    ws?.close();
+  };
+  return out;
+}
+
+function longestSilence(arrivals: readonly number[]): number {
+  let longest = 0;
+  for (let i = 1; i < arrivals.length; i++) longest = Math.max(longest, arrivals[i]! - arrivals[i - 1]!);
+  return longest;
+}
+
+describe.skipIf(!HAVE_SERVER || !HAVE_FIXTURES || !GAME)(
+  `Sentinel failover mid-game ${HAVE_SERVER ? (HAVE_FIXTURES ? '' : NO_FIXTURES_REASON) : '(redis-server not on PATH: the test starts its own primary, replica and sentinels)'}`,
+  () => {
+    let set: SentinelSet | undefined;
+    let upstream: RunningUpstream | undefined;
+    const daemons: Daemon[] = [];
+    const viewers: Viewer[] = [];
+    afterEach(async () => {
+      for (const v of viewers.splice(0)) v.close();
+      for (const d of daemons.splice(0)) await d.close();
+      await upstream?.close();
+      await set?.stop();
+    });
+
+    it('every play once under one event id on both instances, delivery back within 15 s', async () => {
+      set = await startSentinelSet({ downAfterMs: 1_000 });
+      upstream = await startUpstream({ replay: [GAME!.file], speed: SPEED, logger: silentLogger });
+      const flags = (extra: ConfigFlags): ConfigFlags => ({
+        port: 0,
+        host: '127.0.0.1',
+        upstream: upstream!.url,
+        leagues: 'mens',
+        summaryInterval: 1000,
+        logLevel: 'silent',
+        redis: set!.url,
+        // Each commit on the replica before its events go out: a lost write is re-committed.
+        waitReplicas: 1,
+        ...extra,
+      });
+      const gateway = createDaemon(loadConfig({ env: {}, flags: flags({ role: 'gateway' }) }), {
+        logger: silentLogger,
+      });
+      daemons.push(gateway);
+      await gateway.start();
+      const poller = createDaemon(loadConfig({ env: {}, flags: flags({ role: 'all' }) }), {
+        logger: silentLogger,
+      });
+      daemons.push(poller);
+      await poller.start();
+      const onGateway = viewer(gateway.url);
+      const onPoller = viewer(poller.url);
+      viewers.push(onGateway, onPoller);
+
+      const final = loadFixture<{ plays?: Array<{ id: string }> }>(
+        `${GAME!.league}/${GAME!.suffix}__${GAME!.qualifier}.json`,
+      );
+      const playIds = new Set((final.plays ?? []).map((p) => p.id));
+      const plays = (v: Viewer): GameEvent[] => [...v.events.values()].filter((e) => e.type === 'play.added');
+      // 40% of the plays out: the primary dies, without a chance to replicate what it has not yet.
+      await waitFor(() => plays(onGateway).length >= playIds.size * 0.4, 90_000, '40% of the plays');
+      const before = await set.primaryPort();
+      await set.primary.kill();
+      await waitFor(
+        async () => (await set!.primaryPort().catch(() => before)) !== before,
+        30_000,
+        'the promotion',
+      );
+
+      // The gateway stays healthy (Redis answers again) and both viewers reach the end.
+      await waitFor(() => onGateway.ended && onPoller.ended, 120_000, 'game.ended on both viewers');
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+
+      for (const v of [onGateway, onPoller]) {
+        const byPlay = new Map<string, Set<string>>();
+        for (const e of plays(v)) {
+          const id = (e.data as PlayAddedData).play.id ?? '';
+          byPlay.set(id, (byPlay.get(id) ?? new Set()).add(e.id));
+        }
+        // Every play of the final box, once, under one event id.
+        for (const id of playIds) expect(byPlay.get(id)?.size, `play ${id}`).toBe(1);
+        expect([...v.events.values()].filter((e) => e.type === 'game.ended')).toHaveLength(1);
+        const silence = longestSilence(v.arrivals);
+        console.info(`[sentinel failover] longest silence of a viewer: ${silence} ms`);
+        expect(silence).toBeLessThanOrEqual(MAX_SILENCE_MS);
+      }
+      expect([...onGateway.events.keys()].sort()).toEqual([...onPoller.events.keys()].sort());
+    }, 300_000);
+  },
+);
