@@ -51,6 +51,14 @@ export const upstreamCacheBytes = registered(
   'Bytes of upstream bodies (decoded JSON) the response cache holds',
 );
 
+export const upstreamQueueWait = new Histogram({
+  name: 'courtside_upstream_queue_wait_seconds',
+  help: 'Time an upstream request waited for a slot of its lane (live or on-demand) before it was sent',
+  labelNames: ['lane'] as const,
+  buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+  registers: [registry],
+});
+
 export const pollLag = new Histogram({
   name: 'courtside_poll_lag_seconds',
   help: 'Delay between when a poll was due and when its response was diffed',

@@ -13,8 +13,14 @@ import {
   UpstreamTimeoutError,
 } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../core/metrics.js';
+import {
+  upstreamCacheBytes,
+  upstreamCacheHits,
+  upstreamQueueWait,
+  upstreamRequests,
+} from '../core/metrics.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
+import { LaneSlots, type Lane } from './lane.js';
 import type { BuiltRequest } from './operations.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
 import { isKnownStatus, noteAnomaly } from './upstream-anomalies.js';
@@ -29,6 +35,10 @@ import { ACCEPTED_USER_AGENT_FORM } from './user-agent.js';
  * no jitter and surfaces its own `RequestRetryError`, so the loop here is ours; the agent
  * still gives keep-alive and the per-origin connection limit. (Its decompress interceptor
  * prints an "experimental" warning on every run, so bodies are inflated here with zlib.)
+ *
+ * Two lanes, each with its own slots and connections: `live` (the default: the engine's polls, and
+ * any caller that says nothing) and `on-demand` (the HTTP API's operations). However many on-demand
+ * requests are out or waiting, a live request finds its own lane as it would alone.
  */
 
 export interface UpstreamHttpOptions {
@@ -41,8 +51,10 @@ export interface UpstreamHttpOptions {
   readonly retryMaxMs: number;
   /** A `Retry-After` longer than this ends the retries instead of stalling the caller. */
   readonly maxRetryAfterMs: number;
-  /** Open connections (and so requests in flight) per upstream host. */
+  /** Open connections (and so requests in flight) per upstream host, of the live lane. */
   readonly concurrency: number;
+  /** The same, of the on-demand lane; default 4. */
+  readonly onDemandConcurrency?: number;
   readonly cache: boolean;
   readonly cacheMaxEntries: number;
   /** Body bytes the cache holds at most. */
@@ -57,10 +69,22 @@ export interface GetOptions {
   readonly fresh?: boolean;
   /** Stops this caller waiting; a request shared with other callers carries on. */
   readonly signal?: AbortSignal;
+  /** Which lane sends the request; default `live`. */
+  readonly lane?: Lane;
+}
+
+/** What one lane is doing, and the longest a request of it waited for a slot lately. */
+export interface LaneStats {
+  readonly slots: number;
+  readonly inFlight: number;
+  readonly waiting: number;
+  /** The longest slot wait of the last minute, in ms, and when it ended (ms of the client clock). */
+  readonly longestWait: { readonly ms: number; readonly at: number } | null;
 }
 
 export interface UpstreamHttp {
   get(request: BuiltRequest, options?: GetOptions): Promise<unknown>;
+  lanes(): Readonly<Record<Lane, LaneStats>>;
   close(): Promise<void>;
 }
 
@@ -75,6 +99,11 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 // A response unused for a minute is dropped: a live game's summary is polled every few seconds, an
 // on-demand one asked again within a minute is worth revalidating, and a finished one is not.
 const CACHE_IDLE_MS = 60_000;
+// On-demand calls have their own connections; their budget (10 a second by default) keeps ~3 in
+// flight against a 300 ms upstream, so 4 serve it without opening more sockets than it needs.
+export const DEFAULT_ON_DEMAND_CONCURRENCY = 4;
+// How long a lane remembers its longest slot wait: a minute spans many polls of every cadence.
+const LONGEST_WAIT_WINDOW_MS = 60_000;
 
 type Attempt =
   | { readonly ok: true; readonly body: unknown }
@@ -89,7 +118,10 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const base = new URL(options.upstream);
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, '');
-  const dispatcher = new Agent({ connections: options.concurrency, keepAliveTimeout: KEEP_ALIVE_MS });
+  const lanes = {
+    live: createLane(options.concurrency),
+    'on-demand': createLane(options.onDemandConcurrency ?? DEFAULT_ON_DEMAND_CONCURRENCY),
+  } satisfies Record<Lane, unknown>;
   const cache = options.cache
     ? new ResponseCache({
         maxEntries: options.cacheMaxEntries,
@@ -116,21 +148,25 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
         return hit.body;
       }
     }
-    let flight = flights.get(key);
+    const lane = getOptions.lane ?? 'live';
+    // An on-demand caller may join a live request; a live one never waits on an on-demand one.
+    const joinable = lane === 'live' ? [lane] : (['on-demand', 'live'] as const);
+    let flight = joinable.map((l) => flights.get(`${l} ${key}`)).find((f) => f !== undefined);
     if (flight) {
       upstreamCacheHits.inc({ operation, kind: 'inflight' });
     } else {
-      flight = fetchWithRetries(request).finally(() => flights.delete(key));
+      const flightKey = `${lane} ${key}`;
+      flight = fetchWithRetries(request, lane).finally(() => flights.delete(flightKey));
       // Every caller may have stopped waiting (signal); the outcome is then nobody's to handle.
       flight.catch(() => undefined);
-      flights.set(key, flight);
+      flights.set(flightKey, flight);
     }
     return waitFor(flight, getOptions.signal);
   }
 
-  async function fetchWithRetries(request: BuiltRequest): Promise<unknown> {
+  async function fetchWithRetries(request: BuiltRequest, lane: Lane): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
-      const result = await attemptOnce(request);
+      const result = await inLane(lane, () => attemptOnce(request, lane));
       if (result.ok) return result.body;
       const delay = result.retryAfterMs ?? backoffDelay(attempt, backoffOptions);
       const giveUp = !result.retry || attempt >= options.retries || delay > options.maxRetryAfterMs;
@@ -151,7 +187,26 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     ...(options.random ? { random: options.random } : {}),
   };
 
-  async function attemptOnce(request: BuiltRequest): Promise<Attempt> {
+  /** Runs `work` holding a slot of `lane`, recording how long the slot took to come. */
+  async function inLane<T>(lane: Lane, work: () => Promise<T>): Promise<T> {
+    const state = lanes[lane];
+    const asked = options.now();
+    const release = await state.slots.acquire();
+    const waitedMs = options.now() - asked;
+    upstreamQueueWait.observe({ lane }, waitedMs / 1000);
+    const at = options.now();
+    const longest = state.longestWait;
+    if (!longest || waitedMs >= longest.ms || at - longest.at > LONGEST_WAIT_WINDOW_MS) {
+      state.longestWait = { ms: waitedMs, at };
+    }
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
+  async function attemptOnce(request: BuiltRequest, lane: Lane): Promise<Attempt> {
     const key = request.pathAndQuery;
     const operation = request.operation.name;
     const url = origin + prefix + key;
@@ -169,7 +224,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     const onClose = (): void => timeout.abort();
     closing.signal.addEventListener('abort', onClose, { once: true });
     try {
-      const response = await dispatcher.request({
+      const response = await lanes[lane].dispatcher.request({
         origin,
         path: prefix + key,
         method: 'GET',
@@ -273,12 +328,38 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     closed ??= (async () => {
       closing.abort();
       cache?.clear();
-      await dispatcher.destroy();
+      await Promise.all(Object.values(lanes).map((lane) => lane.dispatcher.destroy()));
     })();
     return closed;
   }
 
-  return { get, close };
+  function laneStats(): Record<Lane, LaneStats> {
+    const now = options.now();
+    const stats = (lane: LaneState): LaneStats => ({
+      slots: lane.slots.slots,
+      inFlight: lane.slots.inFlight,
+      waiting: lane.slots.waiting,
+      longestWait:
+        lane.longestWait && now - lane.longestWait.at <= LONGEST_WAIT_WINDOW_MS ? lane.longestWait : null,
+    });
+    return { live: stats(lanes.live), 'on-demand': stats(lanes['on-demand']) };
+  }
+
+  return { get, lanes: laneStats, close };
+}
+
+interface LaneState {
+  readonly slots: LaneSlots;
+  readonly dispatcher: Agent;
+  longestWait: { ms: number; at: number } | null;
+}
+
+function createLane(connections: number): LaneState {
+  return {
+    slots: new LaneSlots(connections),
+    dispatcher: new Agent({ connections, keepAliveTimeout: KEEP_ALIVE_MS }),
+    longestWait: null,
+  };
 }
 
 async function readBody(

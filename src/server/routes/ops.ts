@@ -40,7 +40,12 @@ export interface OpsClient {
   call(
     operation: string,
     params?: Record<string, string | number>,
-    options?: { returnParsed?: boolean; signal?: AbortSignal; onNotice?: (notice: CallNotice) => void },
+    options?: {
+      returnParsed?: boolean;
+      signal?: AbortSignal;
+      onNotice?: (notice: CallNotice) => void;
+      lane?: 'live' | 'on-demand';
+    },
   ): Promise<unknown>;
 }
 
@@ -155,6 +160,8 @@ async function answer(
   try {
     raw = await client.call(operation.name, params, {
       returnParsed: false,
+      // Never ahead of the live polls, and within the on-demand budget (docs/upstream.md, "Lanes").
+      lane: 'on-demand',
       signal: abort.signal,
       onNotice: (notice) => notices.push(notice),
     });
