@@ -64,6 +64,25 @@ export function registerServe(program: Command): void {
       "the lower thirds' rules: the `rules` of an alert rules file, JSON or YAML (COURTSIDE_RULES; default: every rule)",
     )
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
+    .option(
+      '--on-demand-rate <n>',
+      'on-demand upstream requests a second (COURTSIDE_ON_DEMAND_RATE, default 10)',
+    )
+    .option(
+      '--on-demand-burst <n>',
+      'on-demand upstream requests at once (COURTSIDE_ON_DEMAND_BURST, default 10)',
+    )
+    .option('--rate-limit <rate/burst>', 'each HTTP API client, or off (COURTSIDE_RATE_LIMIT, default 20/40)')
+    .option('--token-rate-limits <list>', 'token=rate/burst per token (COURTSIDE_TOKEN_RATE_LIMITS)')
+    .option('--trusted-proxies <list>', 'proxies whose X-Forwarded-For counts (COURTSIDE_TRUSTED_PROXIES)')
+    .option(
+      '--stream-connections-per-address <n>',
+      'streams one address may hold (COURTSIDE_STREAM_CONNECTIONS_PER_ADDRESS, default 500)',
+    )
+    .option(
+      '--subscribe-rate-limit <rate/burst>',
+      'subscribes and resumes per address, or off (COURTSIDE_SUBSCRIBE_RATE_LIMIT, default 20/100)',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ServeFlags) => {
       await runServe(flags);

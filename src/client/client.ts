@@ -4,7 +4,10 @@ import { checkSummaryTable, parseOperation } from '../tables/index.js';
 import { DEFAULT_USER_AGENT } from '../core/version.js';
 import {
   createUpstreamHttp,
+  DEFAULT_ON_DEMAND_BUDGET,
   DEFAULT_ON_DEMAND_CONCURRENCY,
+  DEFAULT_ON_DEMAND_MAX_WAIT_MS,
+  type BudgetStats,
   type GetOptions,
   type LaneStats,
   type UpstreamHttp,
@@ -68,6 +71,12 @@ export interface ClientOptions {
   concurrency?: number;
   /** The same for the on-demand lane (calls with `lane: 'on-demand'`); default 4. */
   onDemandConcurrency?: number;
+  /** Requests a second the on-demand lane may send upstream, retries included; default 10. */
+  onDemandRate?: number;
+  /** Requests the on-demand lane may send at once after a quiet spell; default 10. */
+  onDemandBurst?: number;
+  /** Longest an on-demand call waits for the budget before it is refused, in ms; default 1000. */
+  onDemandMaxWaitMs?: number;
   /** TTL cache and conditional requests; default true. */
   cache?: boolean;
   /** Backoff scale of the first retry, in ms; default 500. */
@@ -124,6 +133,8 @@ export type CourtsideClient = {
   call(operation: string, params?: CallParams, options?: CallOptions): Promise<unknown>;
   /** What each lane of upstream requests is doing. */
   lanes(): Readonly<Record<Lane, LaneStats>>;
+  /** The on-demand upstream budget now. */
+  budget(): BudgetStats;
   /** Idempotent; pending calls fail with `UpstreamNetworkError`. */
   close(): Promise<void>;
 };
@@ -142,6 +153,17 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
       DEFAULT_ON_DEMAND_CONCURRENCY,
       1,
       256,
+    ),
+    onDemandBudget: {
+      rate: checkInt('onDemandRate', options.onDemandRate, DEFAULT_ON_DEMAND_BUDGET.rate, 0, 10_000),
+      burst: checkInt('onDemandBurst', options.onDemandBurst, DEFAULT_ON_DEMAND_BUDGET.burst, 1, 10_000),
+    },
+    onDemandMaxWaitMs: checkInt(
+      'onDemandMaxWaitMs',
+      options.onDemandMaxWaitMs,
+      DEFAULT_ON_DEMAND_MAX_WAIT_MS,
+      0,
+      60_000,
     ),
     retryBaseMs: checkInt('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_BASE_MS, 0, 60_000),
     retryMaxMs: checkInt('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_MAX_MS, 0, 600_000),
@@ -178,6 +200,11 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
       ...(callOptions.fresh !== undefined ? { fresh: callOptions.fresh } : {}),
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
       ...(callOptions.lane ? { lane: checkLane(callOptions.lane) } : {}),
+      onStale: (ageMs: number) =>
+        notify({
+          kind: 'stale',
+          message: `the on-demand upstream budget is spent: answered from ESPN's answer of ${Math.round(ageMs / 1000)} s ago`,
+        }),
     };
     const raw = await fetchRaw(request, params as Readonly<Record<string, unknown>>, getOptions, notify);
     if (!parsed) return raw;
@@ -289,7 +316,14 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     ]),
   ) as Record<OperationName, OperationMethod>;
 
-  return Object.freeze({ ...methods, upstream, call, lanes: () => http.lanes(), close: () => http.close() });
+  return Object.freeze({
+    ...methods,
+    upstream,
+    call,
+    lanes: () => http.lanes(),
+    budget: () => http.budget(),
+    close: () => http.close(),
+  });
 }
 
 /** The tabular options, checked like the parameters: before any request. */

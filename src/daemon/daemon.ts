@@ -74,6 +74,8 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     ...(config.userAgent !== undefined
       ? { userAgent: config.userAgent, forceUserAgent: config.forceUserAgent }
       : {}),
+    onDemandRate: config.onDemandRate,
+    onDemandBurst: config.onDemandBurst,
     logger: logger.child({ component: 'client' }),
     ...options.client,
   });

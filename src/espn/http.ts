@@ -5,6 +5,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import {
   CourtsideError,
+  OnDemandBudgetError,
   UpstreamBlockedError,
   UpstreamHttpError,
   UpstreamNetworkError,
@@ -14,6 +15,9 @@ import {
 } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import {
+  limitRefusals,
+  onDemandBudgetTokens,
+  onDemandUpstreamRequests,
   upstreamCacheBytes,
   upstreamCacheHits,
   upstreamQueueWait,
@@ -21,6 +25,7 @@ import {
 } from '../core/metrics.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { LaneSlots, type Lane } from './lane.js';
+import { TokenBucket, type BucketLimit } from '../core/token-bucket.js';
 import type { BuiltRequest } from './operations.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
 import { isKnownStatus, noteAnomaly } from './upstream-anomalies.js';
@@ -55,6 +60,13 @@ export interface UpstreamHttpOptions {
   readonly concurrency: number;
   /** The same, of the on-demand lane; default 4. */
   readonly onDemandConcurrency?: number;
+  /** Requests a second the on-demand lane may send upstream (retries included), and its burst. */
+  readonly onDemandBudget?: BucketLimit;
+  /**
+   * An on-demand request waits this long at most for the budget; one that would wait longer is
+   * refused (`OnDemandBudgetError`), or answered from an expired cache entry when one is held.
+   */
+  readonly onDemandMaxWaitMs?: number;
   readonly cache: boolean;
   readonly cacheMaxEntries: number;
   /** Body bytes the cache holds at most. */
@@ -71,6 +83,11 @@ export interface GetOptions {
   readonly signal?: AbortSignal;
   /** Which lane sends the request; default `live`. */
   readonly lane?: Lane;
+  /**
+   * Told when an on-demand call is answered from an expired cache entry because the budget is
+   * spent, with the entry's age in ms.
+   */
+  readonly onStale?: (ageMs: number) => void;
 }
 
 /** What one lane is doing, and the longest a request of it waited for a slot lately. */
@@ -82,9 +99,18 @@ export interface LaneStats {
   readonly longestWait: { readonly ms: number; readonly at: number } | null;
 }
 
+export interface BudgetStats {
+  readonly rate: number;
+  readonly burst: number;
+  /** Tokens left now; negative while requests wait on credit. */
+  readonly tokens: number;
+}
+
 export interface UpstreamHttp {
   get(request: BuiltRequest, options?: GetOptions): Promise<unknown>;
   lanes(): Readonly<Record<Lane, LaneStats>>;
+  /** The on-demand budget now. */
+  budget(): BudgetStats;
   close(): Promise<void>;
 }
 
@@ -102,6 +128,11 @@ const CACHE_IDLE_MS = 60_000;
 // On-demand calls have their own connections; their budget (10 a second by default) keeps ~3 in
 // flight against a 300 ms upstream, so 4 serve it without opening more sockets than it needs.
 export const DEFAULT_ON_DEMAND_CONCURRENCY = 4;
+// Ten requests a second is a browser tab's worth of ESPN's site: far below what gets an address
+// blocked, and with the cache and single-flight it answers a few hundred readers.
+export const DEFAULT_ON_DEMAND_BUDGET: BucketLimit = { rate: 10, burst: 10 };
+// A second's wait is what a reader barely notices; beyond it, a 429 says when to come back.
+export const DEFAULT_ON_DEMAND_MAX_WAIT_MS = 1_000;
 // How long a lane remembers its longest slot wait: a minute spans many polls of every cadence.
 const LONGEST_WAIT_WINDOW_MS = 60_000;
 
@@ -130,6 +161,10 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       })
     : undefined;
   const flights = new Map<string, Promise<unknown>>();
+  const budgetLimit = options.onDemandBudget ?? DEFAULT_ON_DEMAND_BUDGET;
+  // The budget paces real requests, so it runs on the wall clock whatever clock the cache is given.
+  const budget = new TokenBucket(budgetLimit, Date.now());
+  const maxBudgetWaitMs = options.onDemandMaxWaitMs ?? DEFAULT_ON_DEMAND_MAX_WAIT_MS;
   const closing = new AbortController();
   // One listener per request in flight (a live game each, plus on-demand calls): no fixed cap fits.
   setMaxListeners(0, closing.signal);
@@ -161,11 +196,39 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       flight.catch(() => undefined);
       flights.set(flightKey, flight);
     }
-    return waitFor(flight, getOptions.signal);
+    const answer = waitFor(flight, getOptions.signal);
+    if (lane !== 'on-demand') return answer;
+    return answer.catch((error: unknown) => {
+      // Better an answer a little old than none: the budget protects the upstream, not the data.
+      const held = error instanceof OnDemandBudgetError ? cache?.held(key) : undefined;
+      if (!held) {
+        if (error instanceof OnDemandBudgetError) limitRefusals.inc({ limit: 'on_demand_budget' });
+        throw error;
+      }
+      upstreamCacheHits.inc({ operation, kind: 'stale' });
+      getOptions.onStale?.(options.now() - held.storedAt);
+      return held.body;
+    });
+  }
+
+  /** Spends one token of the on-demand budget, waiting for it when that is short enough. */
+  async function spendBudget(request: BuiltRequest): Promise<void> {
+    const grant = budget.take(Date.now(), 1, maxBudgetWaitMs);
+    onDemandBudgetTokens.set(budget.level(Date.now()));
+    if (!grant.ok) {
+      throw new OnDemandBudgetError(
+        origin + prefix + request.pathAndQuery,
+        grant.retryAfterMs,
+        budgetLimit.rate,
+      );
+    }
+    if (grant.waitMs > 0) await sleep(grant.waitMs, closing.signal);
+    onDemandUpstreamRequests.inc();
   }
 
   async function fetchWithRetries(request: BuiltRequest, lane: Lane): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
+      if (lane === 'on-demand') await spendBudget(request);
       const result = await inLane(lane, () => attemptOnce(request, lane));
       if (result.ok) return result.body;
       const delay = result.retryAfterMs ?? backoffDelay(attempt, backoffOptions);
@@ -345,7 +408,11 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     return { live: stats(lanes.live), 'on-demand': stats(lanes['on-demand']) };
   }
 
-  return { get, lanes: laneStats, close };
+  function budgetStats(): BudgetStats {
+    return { ...budgetLimit, tokens: Math.round(budget.level(Date.now()) * 100) / 100 };
+  }
+
+  return { get, lanes: laneStats, budget: budgetStats, close };
 }
 
 interface LaneState {

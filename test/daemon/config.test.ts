@@ -21,6 +21,13 @@ describe('loadConfig', () => {
       userAgent: undefined,
       forceUserAgent: false,
       logLevel: 'info',
+      onDemandRate: 10,
+      onDemandBurst: 10,
+      rateLimit: { rate: 20, burst: 40 },
+      tokenRateLimits: new Map(),
+      trustedProxies: [],
+      streamConnectionsPerAddress: 500,
+      subscribeRateLimit: { rate: 20, burst: 100 },
     });
   });
 
@@ -40,6 +47,13 @@ describe('loadConfig', () => {
         COURTSIDE_FINISHED_GAME_TTL: '3600',
         COURTSIDE_PREVIOUS_DAY_UNTIL: '04:30',
         LOG_LEVEL: 'debug',
+        COURTSIDE_ON_DEMAND_RATE: '4',
+        COURTSIDE_ON_DEMAND_BURST: '8',
+        COURTSIDE_RATE_LIMIT: 'off',
+        COURTSIDE_TOKEN_RATE_LIMITS: 'a1=2.5/5, b2=off',
+        COURTSIDE_TRUSTED_PROXIES: '10.0.0.2, ::1',
+        COURTSIDE_STREAM_CONNECTIONS_PER_ADDRESS: '50',
+        COURTSIDE_SUBSCRIBE_RATE_LIMIT: '5/10',
       },
     });
     expect(config).toEqual({
@@ -58,6 +72,16 @@ describe('loadConfig', () => {
       userAgent: undefined,
       forceUserAgent: false,
       logLevel: 'debug',
+      onDemandRate: 4,
+      onDemandBurst: 8,
+      rateLimit: null,
+      tokenRateLimits: new Map([
+        ['a1', { rate: 2.5, burst: 5 }],
+        ['b2', null],
+      ]),
+      trustedProxies: ['10.0.0.2', '::1'],
+      streamConnectionsPerAddress: 50,
+      subscribeRateLimit: { rate: 5, burst: 10 },
     });
   });
 
@@ -80,6 +104,11 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://127.0.0.1' }, 'REDIS_URL', 'redis://'],
     [{ COURTSIDE_LEAGUES: 'mens,college' }, 'COURTSIDE_LEAGUES', 'mens, womens'],
     [{ COURTSIDE_SUMMARY_INTERVAL_MS: '500' }, 'COURTSIDE_SUMMARY_INTERVAL_MS', 'at least 1000'],
+    [{ COURTSIDE_RATE_LIMIT: '20' }, 'COURTSIDE_RATE_LIMIT', '<per second>/<burst>'],
+    [{ COURTSIDE_TOKEN_RATE_LIMITS: 'a1' }, 'COURTSIDE_TOKEN_RATE_LIMITS', '<token>=<limit>'],
+    [{ COURTSIDE_TOKEN_RATE_LIMITS: 'zz=1/1' }, 'COURTSIDE_TOKEN_RATE_LIMITS', 'not one of COURTSIDE_TOKENS'],
+    [{ COURTSIDE_TRUSTED_PROXIES: 'proxy.local' }, 'COURTSIDE_TRUSTED_PROXIES', 'IP addresses'],
+    [{ COURTSIDE_ON_DEMAND_BURST: '0' }, 'COURTSIDE_ON_DEMAND_BURST', 'from 1 to 10000'],
     [{ COURTSIDE_RETENTION: '-1' }, 'COURTSIDE_RETENTION', 'integer number of events'],
     [{ COURTSIDE_FINISHED_GAME_TTL: '59' }, 'COURTSIDE_FINISHED_GAME_TTL', 'seconds from 60'],
     [{ COURTSIDE_ORIGINS: 'https://example.com/path' }, 'COURTSIDE_ORIGINS', 'origins like'],

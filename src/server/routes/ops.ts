@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Table } from 'apache-arrow';
-import { CourtsideError, InvalidParamsError, UpstreamHttpError } from '../../core/errors.js';
+import {
+  CourtsideError,
+  InvalidParamsError,
+  OnDemandBudgetError,
+  UpstreamHttpError,
+} from '../../core/errors.js';
 import { buildRequest, OPERATIONS, type OperationSpec } from '../../espn/operations.js';
 import { silentLogger, type Logger } from '../../core/log.js';
 import {
@@ -256,6 +261,15 @@ function sendUpstreamError(res: ServerResponse, err: unknown, logger: Logger, op
     case 'UNKNOWN_OPERATION':
       sendError(res, 404, 'UNKNOWN_OPERATION', err.message);
       return;
+    case 'ON_DEMAND_BUDGET': {
+      const retryAfterS =
+        err instanceof OnDemandBudgetError ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : 1;
+      logger.debug({ operation, code: err.code }, err.message);
+      sendError(res, 429, 'ON_DEMAND_BUDGET', err.message, {
+        headers: { 'retry-after': String(retryAfterS) },
+      });
+      return;
+    }
     case 'UPSTREAM_TIMEOUT':
       logger.warn({ operation, code: err.code }, err.message);
       sendError(res, 504, 'UPSTREAM_TIMEOUT', err.message);

@@ -195,6 +195,14 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(await codeOf(await fetch(url('/v1/ops/mens_injuries')))).toBe('UPSTREAM_TIMEOUT');
       api.upstream.faults.failNext(1, { status: 404 });
       expect(await codeOf(await fetch(url('/v1/ops/mens_news')))).toBe('UPSTREAM_NOT_FOUND');
+      // A daemon whose on-demand budget is one request, spent by the first call.
+      const frugal = await startApi({ client: { onDemandRate: 1, onDemandBurst: 1, onDemandMaxWaitMs: 0 } });
+      try {
+        await fetch(`${frugal.url}/v1/ops/mens_news`);
+        expect(await codeOf(await fetch(`${frugal.url}/v1/ops/mens_injuries`))).toBe('ON_DEMAND_BUDGET');
+      } finally {
+        await frugal.close();
+      }
       // A daemon whose agent the edge blocks: the simulator's WAF answers 403 with HTML.
       const blocked = await startApi({ userAgent: 'MyApp/1.0' });
       try {

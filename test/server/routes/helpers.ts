@@ -1,6 +1,6 @@
 import type { GameSnapshot, SnapshotSource } from '../../../src/model/events.js';
 import { createMemoryBus } from '../../../src/bus/memory.js';
-import { createClient, type CourtsideClient } from '../../../src/client/client.js';
+import { createClient, type ClientOptions, type CourtsideClient } from '../../../src/client/client.js';
 import type { League } from '../../../src/core/leagues.js';
 import type { OperationSpec } from '../../../src/espn/operations.js';
 import { silentLogger } from '../../../src/core/log.js';
@@ -105,6 +105,8 @@ export async function startApi(
     routes?: RouteHandler[];
     /** Sent as given (forced), so a test can play a blocked agent. */
     userAgent?: string;
+    /** Client options over the harness's (a test of the on-demand budget sets its own). */
+    client?: ClientOptions;
   } = {},
 ): Promise<ApiHarness> {
   const upstream = await startUpstream({
@@ -117,7 +119,11 @@ export async function startApi(
     retries: 0,
     timeoutMs: 1_500,
     cache: false,
+    // The suites call every operation back to back; the budget has its own tests.
+    onDemandRate: 10_000,
+    onDemandBurst: 10_000,
     ...(options.userAgent !== undefined ? { userAgent: options.userAgent, forceUserAgent: true } : {}),
+    ...options.client,
   });
   const tracker = createUpstreamTracker({ upstream: upstream.url });
   const tracked = tracker.wrap(client);
