@@ -72,7 +72,10 @@ export function registerServe(program: Command): void {
       '--on-demand-burst <n>',
       'on-demand upstream requests at once (COURTSIDE_ON_DEMAND_BURST, default 10)',
     )
-    .option('--rate-limit <rate/burst>', 'each HTTP API client, or off (COURTSIDE_RATE_LIMIT, default 20/40)')
+    .option(
+      '--rate-limit <rate/burst>',
+      'each HTTP API client, or off (COURTSIDE_RATE_LIMIT, default 50/100)',
+    )
     .option('--token-rate-limits <list>', 'token=rate/burst per token (COURTSIDE_TOKEN_RATE_LIMITS)')
     .option('--trusted-proxies <list>', 'proxies whose X-Forwarded-For counts (COURTSIDE_TRUSTED_PROXIES)')
     .option(

@@ -100,8 +100,9 @@ export const MIN_RETENTION = 100;
 // ESPN's default board moves to the next Eastern day at midnight; the latest games end and are
 // corrected within a few hours after it, so the previous day's board is read until 06:00 Eastern.
 export const DEFAULT_PREVIOUS_DAY_UNTIL = '06:00';
-// What a dashboard or a script at a steady pace never reaches; a loop without pauses does at once.
-export const DEFAULT_RATE_LIMIT = '20/40';
+// What a dashboard, an overlay or a script polling every few tens of ms never reaches; a loop
+// without pauses does at once.
+export const DEFAULT_RATE_LIMIT = '50/100';
 // An office or a broadcast truck behind one address holds dozens of streams; hundreds is a fleet.
 export const DEFAULT_STREAM_CONNECTIONS_PER_ADDRESS = 500;
 // A restart brings every client back within seconds: 100 at once from one address, then 20 a second.

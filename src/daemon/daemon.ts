@@ -146,6 +146,13 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     routes,
     tokens: config.tokens,
     origins: config.origins,
+    clientLimits: {
+      rateLimit: config.rateLimit,
+      tokenRateLimits: config.tokenRateLimits,
+      trustedProxies: config.trustedProxies,
+      streamConnectionsPerAddress: config.streamConnectionsPerAddress,
+      subscribeRateLimit: config.subscribeRateLimit,
+    },
     logger: logger.child({ component: 'server' }),
   });
 

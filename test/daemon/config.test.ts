@@ -23,7 +23,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       onDemandRate: 10,
       onDemandBurst: 10,
-      rateLimit: { rate: 20, burst: 40 },
+      rateLimit: { rate: 50, burst: 100 },
       tokenRateLimits: new Map(),
       trustedProxies: [],
       streamConnectionsPerAddress: 500,

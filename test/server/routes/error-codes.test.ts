@@ -17,6 +17,7 @@ import {
 } from '../../../src/server/http-types.js';
 import { overlayRoute } from '../../../src/server/overlay-page.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
+import { waitFor } from '../../support/wait-for.js';
 import { startApi, type ApiHarness } from './helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -142,6 +143,31 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(await codeOf(await fetch(url('/nope')))).toBe('NOT_FOUND');
       expect(await codeOf(await fetch(url('/v1/stream')))).toBe('UPGRADE_REQUIRED');
       expect(await codeOf(await fetch(url('/boom')))).toBe('INTERNAL');
+    });
+
+    it('per-client limits: the HTTP API, the streams of an address, its subscribes', async () => {
+      const limited = await startApi({
+        clientLimits: {
+          rateLimit: { rate: 0.01, burst: 1 },
+          streamConnectionsPerAddress: 1,
+          subscribeRateLimit: { rate: 0.01, burst: 1 },
+        },
+      });
+      try {
+        await fetch(`${limited.url}/v1/games/live`);
+        expect(await codeOf(await fetch(`${limited.url}/v1/games/live`))).toBe('RATE_LIMITED');
+        const open = new AbortController();
+        expect((await fetch(`${limited.url}/v1/stream/sse`, { signal: open.signal })).status).toBe(200);
+        expect(await codeOf(await fetch(`${limited.url}/v1/stream/sse`))).toBe('too_many_streams');
+        open.abort();
+        await waitFor(async () => {
+          const res = await fetch(`${limited.url}/v1/stream/sse`);
+          if (res.status === 200) await res.body?.cancel();
+          return res.status === 429 && (await codeOf(res)) === 'subscribe_rate_limited';
+        }, 10_000);
+      } finally {
+        await limited.close();
+      }
     });
 
     it('WebSocket upgrade refusals', async () => {

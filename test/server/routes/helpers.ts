@@ -10,7 +10,12 @@ import {
   createUpstreamTracker,
   type UpstreamTracker,
 } from '../../../src/server/routes/index.js';
-import { createDaemonServer, type DaemonServer, type GatewayLimits } from '../../../src/server/server.js';
+import {
+  createDaemonServer,
+  type ClientLimits,
+  type DaemonServer,
+  type GatewayLimits,
+} from '../../../src/server/server.js';
 import { startUpstream, type RunningUpstream } from '../../../src/simulator/index.js';
 import { FIXTURES_DIR, HAVE_FIXTURES } from '../../support/fixtures.js';
 import { rosterAthleteId } from '../../simulator/helpers.js';
@@ -107,6 +112,7 @@ export async function startApi(
     userAgent?: string;
     /** Client options over the harness's (a test of the on-demand budget sets its own). */
     client?: ClientOptions;
+    clientLimits?: Partial<ClientLimits>;
   } = {},
 ): Promise<ApiHarness> {
   const upstream = await startUpstream({
@@ -136,6 +142,7 @@ export async function startApi(
     tokens: options.tokens ?? [],
     origins: options.origins ?? [],
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
     routes: [
       ...createApiRoutes({
         client: tracked,
