@@ -13,7 +13,7 @@ import { describeConfig, type Config } from './config.js';
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { queueDepth } from '../core/metrics.js';
+import { onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
 import {
   createApiRoutes,
   createUpstreamTracker,
@@ -127,11 +127,16 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
         upstream: tracker,
         ...(pinger ? { redisPing: pinger.ping } : {}),
         pollers: () => engine.status(),
+        liveLane: { stats: () => client.lanes().live, intervalMs: config.summaryIntervalMs },
       },
       upstream: tracker,
       auth: config.tokens.length > 0,
       logger: logger.child({ component: 'http' }),
-      ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
+      beforeMetricsScrape: async () => {
+        // The budget refills with time, not with requests: read it as of the scrape.
+        onDemandBudgetTokens.set(client.budget().tokens);
+        await depth?.refresh();
+      },
     }),
     overlayRoute({ moments: { rules: alertMomentRules(options.momentRules), bus } }),
     clientScriptRoute(),
