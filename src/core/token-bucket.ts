@@ -52,12 +52,6 @@ export class TokenBucket {
     return { ok: false, retryAfterMs: Number.isFinite(waitMs) ? Math.ceil(waitMs) : 60_000 };
   }
 
-  /** Takes `cost` whatever the level (a charge known only after the work, e.g. an upstream request). */
-  charge(now: number, cost: number): void {
-    this.#refill(now);
-    this.#tokens -= cost;
-  }
-
   /** True when the bucket is full at `now`: it holds nothing worth keeping. */
   full(now: number): boolean {
     return this.level(now) >= this.limit.burst;

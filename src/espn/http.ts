@@ -95,7 +95,7 @@ export interface LaneStats {
   readonly slots: number;
   readonly inFlight: number;
   readonly waiting: number;
-  /** The longest slot wait of the last minute, in ms, and when it ended (ms of the client clock). */
+  /** The longest slot wait of the last minute, in ms, and when it ended (wall clock, ms). */
   readonly longestWait: { readonly ms: number; readonly at: number } | null;
 }
 
@@ -253,11 +253,12 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   /** Runs `work` holding a slot of `lane`, recording how long the slot took to come. */
   async function inLane<T>(lane: Lane, work: () => Promise<T>): Promise<T> {
     const state = lanes[lane];
-    const asked = options.now();
+    // Waits are real time, whatever clock the cache is given.
+    const asked = Date.now();
     const release = await state.slots.acquire();
-    const waitedMs = options.now() - asked;
+    const at = Date.now();
+    const waitedMs = at - asked;
     upstreamQueueWait.observe({ lane }, waitedMs / 1000);
-    const at = options.now();
     const longest = state.longestWait;
     if (!longest || waitedMs >= longest.ms || at - longest.at > LONGEST_WAIT_WINDOW_MS) {
       state.longestWait = { ms: waitedMs, at };
@@ -397,7 +398,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   }
 
   function laneStats(): Record<Lane, LaneStats> {
-    const now = options.now();
+    const now = Date.now();
     const stats = (lane: LaneState): LaneStats => ({
       slots: lane.slots.slots,
       inFlight: lane.slots.inFlight,

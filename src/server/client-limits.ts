@@ -17,10 +17,6 @@ export class ClientBuckets {
     this.#sweptAt = now();
   }
 
-  get size(): number {
-    return this.#buckets.size;
-  }
-
   /** Takes `cost` from the bucket of `key`, of limit `limit`. */
   take(key: string, limit: BucketLimit, cost = 1, maxWaitMs = 0): Take & { remaining: number } {
     const now = this.now();
