@@ -95,7 +95,7 @@ const PUBLIC_PREFIXES = ['/overlay/assets/', '/client/'];
 // Clients get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
 const CLIENT_CLOSE_GRACE_MS = 1_500;
 const SERVER_CLOSE_TIMEOUT_MS = 3_000;
-// Health checks and scrapes come from the operator's probes, static files carry no data: none is limited.
+// Health checks and scrapes are the operator's probes: never limited (nor are the static files).
 const UNLIMITED_PATHS = ['/healthz', '/metrics'];
 // A stream refused for the per-address cap may come back when one of its address's streams ends.
 const STREAM_CAP_RETRY_S = 10;
@@ -213,7 +213,9 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
       );
       return;
     }
-    if (!UNLIMITED_PATHS.includes(url.pathname) && !admitHttp(req, res, url)) return;
+    const limited =
+      !UNLIMITED_PATHS.includes(url.pathname) && !PUBLIC_PREFIXES.some((p) => url.pathname.startsWith(p));
+    if (limited && !admitHttp(req, res, url)) return;
     for (const route of routes) {
       if (await route(req, res, url)) return;
     }
@@ -273,8 +275,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
         : clientLimits.rateLimit;
     if (!limit) return true;
     const who = token !== undefined ? 'this token' : `address ${clientAddress(req, trusted)}`;
-    const key = token !== undefined ? `token ${token}` : `address ${clientAddress(req, trusted)}`;
-    const take = httpBuckets.take(key, limit);
+    const take = httpBuckets.take(token !== undefined ? `token ${token}` : who, limit);
     const fields = rateLimitHeaders('client', limit, take.remaining);
     res.setHeader('ratelimit-policy', fields['ratelimit-policy']);
     res.setHeader('ratelimit', fields.ratelimit);

@@ -74,6 +74,8 @@ describe('per-client limits of the HTTP API', () => {
     // Health checks and scrapes are the operator's, never limited.
     expect((await fetch(`${url}/healthz`)).status).not.toBe(429);
     expect((await fetch(`${url}/metrics`)).status).not.toBe(429);
+    // Nor are the static files.
+    expect((await fetch(`${url}/client/courtside.js`)).status).not.toBe(429);
   });
 
   it('believes X-Forwarded-For only from a configured proxy', async () => {
