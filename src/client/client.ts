@@ -111,7 +111,7 @@ export interface CallOptions {
   fresh?: boolean;
   /**
    * The lane the upstream requests go in: `live` (default) or `on-demand`. The lanes have their own
-   * connections, so on-demand calls never delay live ones (docs/upstream.md, "Lanes").
+   * connections, so on-demand calls never delay live ones (docs/limits.md, "Lanes").
    */
   lane?: Lane;
   /**

@@ -165,7 +165,7 @@ async function answer(
   try {
     raw = await client.call(operation.name, params, {
       returnParsed: false,
-      // Never ahead of the live polls, and within the on-demand budget (docs/upstream.md, "Lanes").
+      // Never ahead of the live polls, and within the on-demand budget (docs/limits.md, "Lanes").
       lane: 'on-demand',
       signal: abort.signal,
       onNotice: (notice) => notices.push(notice),
