@@ -128,8 +128,8 @@ const CACHE_IDLE_MS = 60_000;
 // On-demand calls have their own connections; their budget (10 a second by default) keeps ~3 in
 // flight against a 300 ms upstream, so 4 serve it without opening more sockets than it needs.
 export const DEFAULT_ON_DEMAND_CONCURRENCY = 4;
-// Ten requests a second is a browser tab's worth of ESPN's site: far below what gets an address
-// blocked, and with the cache and single-flight it answers a few hundred readers.
+// Ten requests a second keeps courtside's own traffic to ESPN steady and small whatever its readers
+// do; with the cache and single-flight it still answers a few hundred of them.
 export const DEFAULT_ON_DEMAND_BUDGET: BucketLimit = { rate: 10, burst: 10 };
 // A second's wait is what a reader barely notices; beyond it, a 429 says when to come back.
 export const DEFAULT_ON_DEMAND_MAX_WAIT_MS = 1_000;
