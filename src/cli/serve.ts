@@ -72,6 +72,28 @@ export function registerServe(program: Command): void {
       '--role <role>',
       'all|poller|gateway: poll and serve, only poll, or only serve viewers from the shared log (COURTSIDE_ROLE, default all)',
     )
+    .option(
+      '--on-demand-rate <n>',
+      'on-demand upstream requests a second (COURTSIDE_ON_DEMAND_RATE, default 10)',
+    )
+    .option(
+      '--on-demand-burst <n>',
+      'on-demand upstream requests at once (COURTSIDE_ON_DEMAND_BURST, default 10)',
+    )
+    .option(
+      '--rate-limit <rate/burst>',
+      'each HTTP API client, or off (COURTSIDE_RATE_LIMIT, default 50/100)',
+    )
+    .option('--token-rate-limits <list>', 'token=rate/burst per token (COURTSIDE_TOKEN_RATE_LIMITS)')
+    .option('--trusted-proxies <list>', 'proxies whose X-Forwarded-For counts (COURTSIDE_TRUSTED_PROXIES)')
+    .option(
+      '--stream-connections-per-address <n>',
+      'streams one address may hold (COURTSIDE_STREAM_CONNECTIONS_PER_ADDRESS, default 500)',
+    )
+    .option(
+      '--subscribe-rate-limit <rate/burst>',
+      'subscribes and resumes per address, or off (COURTSIDE_SUBSCRIBE_RATE_LIMIT, default 20/100)',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ServeFlags) => {
       await runServe(flags);

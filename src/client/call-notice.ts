@@ -11,7 +11,9 @@ export type CallNoticeKind =
   /** The calendar was answered from the scoreboard's `leagues[0].calendar`. */
   | 'calendar-from-scoreboard'
   /** ESPN answered an empty body, read as an empty list. */
-  | 'empty-body';
+  | 'empty-body'
+  /** The on-demand upstream budget was spent: answered from an expired copy of ESPN's answer. */
+  | 'stale';
 
 export interface CallNotice {
   readonly kind: CallNoticeKind;
@@ -24,4 +26,5 @@ export const NOTICE_SOURCE: Partial<Record<CallNoticeKind, string>> = {
   'range-merged': 'merged-scoreboards',
   'calendar-from-scoreboard': 'scoreboard-calendar',
   'empty-body': 'empty-body',
+  stale: 'stale-cache',
 };

@@ -2,7 +2,17 @@ import { InvalidConfigError, InvalidOptionsError, UpstreamNotFoundError } from '
 import { silentLogger, type Logger } from '../core/log.js';
 import { checkSummaryTable, parseOperation } from '../tables/index.js';
 import { DEFAULT_USER_AGENT } from '../core/version.js';
-import { createUpstreamHttp, type GetOptions, type UpstreamHttp } from '../espn/http.js';
+import {
+  createUpstreamHttp,
+  DEFAULT_ON_DEMAND_BUDGET,
+  DEFAULT_ON_DEMAND_CONCURRENCY,
+  DEFAULT_ON_DEMAND_MAX_WAIT_MS,
+  type BudgetStats,
+  type GetOptions,
+  type LaneStats,
+  type UpstreamHttp,
+} from '../espn/http.js';
+import { LANES, type Lane } from '../espn/lane.js';
 import {
   buildRequest,
   OPERATION_NAMES,
@@ -31,7 +41,7 @@ export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
 // ESPN publishes no limits; 10 s is well above its usual sub-second answers.
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRIES = 3;
-// Enough for both leagues' pollers plus on-demand calls, few enough to stay a polite client.
+// Enough for both leagues' pollers, few enough to stay a polite client.
 const DEFAULT_CONCURRENCY = 8;
 // First retry after 250-500 ms; doubling reaches the 10 s cap by the sixth retry.
 const DEFAULT_RETRY_BASE_MS = 500;
@@ -57,8 +67,16 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt on network errors, timeouts, 429 and 5xx; default 3. */
   retries?: number;
-  /** Connections (requests in flight) to the upstream host; default 8. */
+  /** Connections (requests in flight) to the upstream host for the live lane; default 8. */
   concurrency?: number;
+  /** The same for the on-demand lane (calls with `lane: 'on-demand'`); default 4. */
+  onDemandConcurrency?: number;
+  /** Requests a second the on-demand lane may send upstream, retries included; default 10. */
+  onDemandRate?: number;
+  /** Requests the on-demand lane may send at once after a quiet spell; default 10. */
+  onDemandBurst?: number;
+  /** Longest an on-demand call waits for the budget before it is refused, in ms; default 1000. */
+  onDemandMaxWaitMs?: number;
   /** TTL cache and conditional requests; default true. */
   cache?: boolean;
   /** Backoff scale of the first retry, in ms; default 500. */
@@ -92,6 +110,11 @@ export interface CallOptions {
   /** Skip the TTL cache (the conditional request is still sent). */
   fresh?: boolean;
   /**
+   * The lane the upstream requests go in: `live` (default) or `on-demand`. The lanes have their own
+   * connections, so on-demand calls never delay live ones (docs/limits.md, "Lanes").
+   */
+  lane?: Lane;
+  /**
    * Told when the call was changed or answered another way than asked: a capped `limit`, a date
    * range merged from several scoreboards, the calendar read from the scoreboard, an empty body.
    */
@@ -108,6 +131,10 @@ export type CourtsideClient = {
   /** The base URL this client calls. */
   readonly upstream: string;
   call(operation: string, params?: CallParams, options?: CallOptions): Promise<unknown>;
+  /** What each lane of upstream requests is doing. */
+  lanes(): Readonly<Record<Lane, LaneStats>>;
+  /** The on-demand upstream budget now. */
+  budget(): BudgetStats;
   /** Idempotent; pending calls fail with `UpstreamNetworkError`. */
   close(): Promise<void>;
 };
@@ -120,6 +147,24 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     timeoutMs: checkInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, 600_000),
     retries: checkInt('retries', options.retries, DEFAULT_RETRIES, 0, 10),
     concurrency: checkInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 256),
+    onDemandConcurrency: checkInt(
+      'onDemandConcurrency',
+      options.onDemandConcurrency,
+      DEFAULT_ON_DEMAND_CONCURRENCY,
+      1,
+      256,
+    ),
+    onDemandBudget: {
+      rate: checkInt('onDemandRate', options.onDemandRate, DEFAULT_ON_DEMAND_BUDGET.rate, 0, 10_000),
+      burst: checkInt('onDemandBurst', options.onDemandBurst, DEFAULT_ON_DEMAND_BUDGET.burst, 1, 10_000),
+    },
+    onDemandMaxWaitMs: checkInt(
+      'onDemandMaxWaitMs',
+      options.onDemandMaxWaitMs,
+      DEFAULT_ON_DEMAND_MAX_WAIT_MS,
+      0,
+      60_000,
+    ),
     retryBaseMs: checkInt('retryBaseMs', options.retryBaseMs, DEFAULT_RETRY_BASE_MS, 0, 60_000),
     retryMaxMs: checkInt('retryMaxMs', options.retryMaxMs, DEFAULT_RETRY_MAX_MS, 0, 600_000),
     maxRetryAfterMs: checkInt(
@@ -154,6 +199,12 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     const getOptions: GetOptions = {
       ...(callOptions.fresh !== undefined ? { fresh: callOptions.fresh } : {}),
       ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      ...(callOptions.lane ? { lane: checkLane(callOptions.lane) } : {}),
+      onStale: (ageMs: number) =>
+        notify({
+          kind: 'stale',
+          message: `the on-demand upstream budget is spent: answered from ESPN's answer of ${Math.round(ageMs / 1000)} s ago`,
+        }),
     };
     const raw = await fetchRaw(request, params as Readonly<Record<string, unknown>>, getOptions, notify);
     if (!parsed) return raw;
@@ -265,7 +316,14 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     ]),
   ) as Record<OperationName, OperationMethod>;
 
-  return Object.freeze({ ...methods, upstream, call, close: () => http.close() });
+  return Object.freeze({
+    ...methods,
+    upstream,
+    call,
+    lanes: () => http.lanes(),
+    budget: () => http.budget(),
+    close: () => http.close(),
+  });
 }
 
 /** The tabular options, checked like the parameters: before any request. */
@@ -275,6 +333,13 @@ function checkParseOptions(operation: OperationSpec, options: CallOptions): void
     throw new InvalidOptionsError(`flavour: expected "arrow" or "rows", got ${JSON.stringify(flavour)}`);
   }
   checkSummaryTable(operation, table);
+}
+
+function checkLane(lane: Lane): Lane {
+  if (!(LANES as readonly string[]).includes(lane)) {
+    throw new InvalidOptionsError(`lane: expected one of ${LANES.join(', ')}, got ${JSON.stringify(lane)}`);
+  }
+  return lane;
 }
 
 function checkUpstream(value: string): string {

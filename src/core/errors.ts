@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_NETWORK'
   | 'UPSTREAM_PAYLOAD'
+  | 'ON_DEMAND_BUDGET'
   | 'INVALID_CONFIG'
   | 'WEBHOOK_REFUSED'
   | 'WEBHOOK_FAILED'
@@ -154,6 +155,25 @@ export class UpstreamPayloadError extends CourtsideError {
   constructor(url: string, reason: string, options?: { cause?: unknown }) {
     super('UPSTREAM_PAYLOAD', `upstream payload for ${url} is unusable: ${reason}`, options);
     this.url = url;
+  }
+}
+
+/**
+ * The on-demand upstream budget (requests a second sent upstream for on-demand calls) is spent, and
+ * no earlier answer is held to serve instead. Nothing was sent; `retryAfterMs` says when a request
+ * would be.
+ */
+export class OnDemandBudgetError extends CourtsideError {
+  readonly url: string;
+  readonly retryAfterMs: number;
+
+  constructor(url: string, retryAfterMs: number, rate: number) {
+    super(
+      'ON_DEMAND_BUDGET',
+      `the on-demand upstream budget (${rate} requests a second) is spent; ${url} not asked, retry in ${Math.ceil(retryAfterMs / 1000)} s`,
+    );
+    this.url = url;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

@@ -51,6 +51,33 @@ export const upstreamCacheBytes = registered(
   'Bytes of upstream bodies (decoded JSON) the response cache holds',
 );
 
+export const onDemandUpstreamRequests = registered(
+  Counter,
+  'courtside_upstream_on_demand_requests_total',
+  'Requests of the on-demand lane sent upstream (each spent one token of the on-demand budget)',
+);
+
+export const onDemandBudgetTokens = registered(
+  Gauge,
+  'courtside_upstream_on_demand_budget_tokens',
+  'Tokens left in the on-demand upstream budget when it was last spent or refused (negative: requests waiting on credit)',
+);
+
+export const limitRefusals = registered(
+  Counter,
+  'courtside_limit_refusals_total',
+  'Requests refused by a limit (on_demand_budget, http_client, stream_connections, stream_subscribe)',
+  ['limit'],
+);
+
+export const upstreamQueueWait = new Histogram({
+  name: 'courtside_upstream_queue_wait_seconds',
+  help: 'Time an upstream request waited for a slot of its lane (live or on-demand) before it was sent',
+  labelNames: ['lane'] as const,
+  buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+  registers: [registry],
+});
+
 export const pollLag = new Histogram({
   name: 'courtside_poll_lag_seconds',
   help: 'Delay between when a poll was due and when its response was diffed',

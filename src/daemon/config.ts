@@ -1,9 +1,11 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
 import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
+import type { BucketLimit } from '../core/token-bucket.js';
 import {
   ACCEPTED_USER_AGENT_FORM,
   blockedUserAgentForm,
@@ -44,6 +46,20 @@ export interface Config {
   role: InstanceRole;
   /** Redis replicas that must acknowledge each commit before its events go out (0: none). */
   waitReplicas: number;
+  /** Requests a second on-demand calls (`GET /v1/ops`) may send upstream, retries included. */
+  onDemandRate: number;
+  /** Such requests sent at once after a quiet spell. */
+  onDemandBurst: number;
+  /** Each HTTP API client's token bucket (per token, or per address without tokens); null: none. */
+  rateLimit: BucketLimit | null;
+  /** Buckets of particular tokens, over `rateLimit` (null: that token is not limited). */
+  tokenRateLimits: ReadonlyMap<string, BucketLimit | null>;
+  /** Addresses of proxies whose `X-Forwarded-For` names the client. */
+  trustedProxies: string[];
+  /** Streams (WebSocket and SSE) one address may hold open. */
+  streamConnectionsPerAddress: number;
+  /** Each address's bucket of subscribes and SSE opens (a resume is one); null: none. */
+  subscribeRateLimit: BucketLimit | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -68,6 +84,13 @@ export interface ConfigFlags {
   logLevel?: string;
   role?: string;
   waitReplicas?: string | number;
+  onDemandRate?: string | number;
+  onDemandBurst?: string | number;
+  rateLimit?: string;
+  tokenRateLimits?: string;
+  trustedProxies?: string;
+  streamConnectionsPerAddress?: string | number;
+  subscribeRateLimit?: string;
 }
 
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
@@ -86,6 +109,13 @@ export const MIN_RETENTION = 100;
 // ESPN's default board moves to the next Eastern day at midnight; the latest games end and are
 // corrected within a few hours after it, so the previous day's board is read until 06:00 Eastern.
 export const DEFAULT_PREVIOUS_DAY_UNTIL = '06:00';
+// What a dashboard, an overlay or a script polling every few tens of ms never reaches; a loop
+// without pauses does at once.
+export const DEFAULT_RATE_LIMIT = '50/100';
+// An office or a broadcast truck behind one address holds dozens of streams; hundreds is a fleet.
+export const DEFAULT_STREAM_CONNECTIONS_PER_ADDRESS = 500;
+// A restart brings every client back within seconds: 100 at once from one address, then 20 a second.
+export const DEFAULT_SUBSCRIBE_RATE_LIMIT = '20/100';
 
 /** A flag as typed on the command line: commander's camelCase name back in kebab case (`--summary-interval`). */
 function flagName(flag: keyof ConfigFlags): string {
@@ -116,6 +146,41 @@ const intIn = (min: number, max: number, form: string) =>
     .regex(/^[0-9]+$/, form)
     .transform(Number)
     .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, form);
+
+const RATE_FORM = 'off, or <per second>/<burst> such as 20/40 (a positive rate, an integer burst >= 1)';
+
+/** `off`, or `<rate>/<burst>`, as a bucket limit. */
+function parseRate(text: string): BucketLimit | null | undefined {
+  if (text === 'off') return null;
+  const m = /^([0-9]+(?:\.[0-9]+)?)\/([0-9]+)$/.exec(text);
+  const rate = Number(m?.[1]);
+  const burst = Number(m?.[2]);
+  return m && rate > 0 && burst >= 1 && Number.isSafeInteger(burst) ? { rate, burst } : undefined;
+}
+
+const rateLimit = z
+  .string()
+  .transform((v) => parseRate(v))
+  .refine((v) => v !== undefined, RATE_FORM)
+  .transform((v) => v ?? null);
+
+const TOKEN_RATES_FORM = `a comma-separated list of <token>=<limit>, each limit ${RATE_FORM}`;
+
+const tokenRateLimits = z
+  .string()
+  .transform(list)
+  .transform((entries) => {
+    const limits = new Map<string, BucketLimit | null>();
+    for (const entry of entries) {
+      const at = entry.lastIndexOf('=');
+      const limit = at > 0 ? parseRate(entry.slice(at + 1)) : undefined;
+      if (limit === undefined) return undefined;
+      limits.set(entry.slice(0, at), limit);
+    }
+    return limits;
+  })
+  .refine((v) => v !== undefined, TOKEN_RATES_FORM)
+  .transform((v) => v ?? new Map<string, BucketLimit | null>());
 
 /** Each field: its environment variable, its flag, its default (as text) and its rule. */
 interface Field {
@@ -277,6 +342,54 @@ const FIELDS = {
     default: '0',
     schema: intIn(0, 16, 'an integer number of replicas from 0 to 16'),
   },
+  onDemandRate: {
+    env: 'COURTSIDE_ON_DEMAND_RATE',
+    flag: 'onDemandRate',
+    default: '10',
+    schema: intIn(0, 10_000, 'an integer number of requests a second from 0 to 10000'),
+  },
+  onDemandBurst: {
+    env: 'COURTSIDE_ON_DEMAND_BURST',
+    flag: 'onDemandBurst',
+    default: '10',
+    schema: intIn(1, 10_000, 'an integer number of requests from 1 to 10000'),
+  },
+  rateLimit: {
+    env: 'COURTSIDE_RATE_LIMIT',
+    flag: 'rateLimit',
+    default: DEFAULT_RATE_LIMIT,
+    schema: rateLimit,
+  },
+  tokenRateLimits: {
+    env: 'COURTSIDE_TOKEN_RATE_LIMITS',
+    flag: 'tokenRateLimits',
+    default: '',
+    schema: tokenRateLimits,
+  },
+  trustedProxies: {
+    env: 'COURTSIDE_TRUSTED_PROXIES',
+    flag: 'trustedProxies',
+    default: '',
+    schema: z
+      .string()
+      .transform(list)
+      .refine(
+        (as) => as.every((a) => isIP(a) !== 0),
+        'a comma-separated list of IP addresses, e.g. 10.0.0.2,127.0.0.1',
+      ),
+  },
+  streamConnectionsPerAddress: {
+    env: 'COURTSIDE_STREAM_CONNECTIONS_PER_ADDRESS',
+    flag: 'streamConnectionsPerAddress',
+    default: String(DEFAULT_STREAM_CONNECTIONS_PER_ADDRESS),
+    schema: intIn(1, 1_000_000, 'an integer number of connections, at least 1'),
+  },
+  subscribeRateLimit: {
+    env: 'COURTSIDE_SUBSCRIBE_RATE_LIMIT',
+    flag: 'subscribeRateLimit',
+    default: DEFAULT_SUBSCRIBE_RATE_LIMIT,
+    schema: rateLimit,
+  },
 } satisfies Record<keyof Config, Field>;
 
 /**
@@ -350,7 +463,15 @@ export function loadConfig(
       `role ${String(out.role)} needs REDIS_URL (--redis): pollers and gateways share the log in Redis`,
     );
   }
-  return out as unknown as Config;
+  const config = out as unknown as Config;
+  const unknownToken = [...config.tokenRateLimits.keys()].find((t) => !config.tokens.includes(t));
+  if (unknownToken !== undefined) {
+    throw new InvalidConfigError(
+      sources.tokenRateLimits ?? 'tokenRateLimits',
+      'names a token that is not one of COURTSIDE_TOKENS (--tokens); a limit applies to a configured token',
+    );
+  }
+  return config;
 }
 
 /** The configuration as it is safe to log: tokens and Redis credentials hidden. */
@@ -358,6 +479,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
     tokens: config.tokens.length ? `${config.tokens.length} token(s)` : 'none',
+    tokenRateLimits: `${config.tokenRateLimits.size} token(s)`,
     redisUrl: config.redisUrl ? redactUrl(config.redisUrl) : undefined,
   };
 }

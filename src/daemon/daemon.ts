@@ -13,7 +13,7 @@ import { describeConfig, type Config } from './config.js';
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { instanceRole, queueDepth } from '../core/metrics.js';
+import { instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
 import { polls, servesViewers } from '../core/role.js';
 import {
   createApiRoutes,
@@ -79,6 +79,8 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     ...(config.userAgent !== undefined
       ? { userAgent: config.userAgent, forceUserAgent: config.forceUserAgent }
       : {}),
+    onDemandRate: config.onDemandRate,
+    onDemandBurst: config.onDemandBurst,
     logger: logger.child({ component: 'client' }),
     ...options.client,
   });
@@ -133,7 +135,13 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     upstream: tracker,
     ...(pinger ? { redisPing: pinger.ping } : {}),
     pollers: () => engine.status(),
+    liveLane: { stats: () => client.lanes().live, intervalMs: config.summaryIntervalMs },
     role: config.role,
+  };
+  const beforeMetricsScrape = async (): Promise<void> => {
+    // The budget refills with time, not with requests: read it as of the scrape.
+    onDemandBudgetTokens.set(client.budget().tokens);
+    await depth?.refresh();
   };
   const server = servesViewers(config.role)
     ? createDaemonServer({
@@ -149,7 +157,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
             upstream: tracker,
             auth: config.tokens.length > 0,
             logger: logger.child({ component: 'http' }),
-            ...(depth ? { beforeMetricsScrape: depth.refresh } : {}),
+            beforeMetricsScrape,
             role: config.role,
           }),
           overlayRoute({
@@ -161,6 +169,13 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
         ],
         tokens: config.tokens,
         origins: config.origins,
+        clientLimits: {
+          rateLimit: config.rateLimit,
+          tokenRateLimits: config.tokenRateLimits,
+          trustedProxies: config.trustedProxies,
+          streamConnectionsPerAddress: config.streamConnectionsPerAddress,
+          subscribeRateLimit: config.subscribeRateLimit,
+        },
         logger: logger.child({ component: 'server' }),
       })
     : createProbeServer({
@@ -168,7 +183,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
         host: config.host,
         routes: [
           createHealthRoute(health),
-          createMetricsRoute(depth ? { beforeScrape: depth.refresh } : {}),
+          createMetricsRoute({ beforeScrape: beforeMetricsScrape }),
           ...(options.routes ?? []),
         ],
         tokens: config.tokens,

@@ -5,6 +5,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import {
   CourtsideError,
+  OnDemandBudgetError,
   UpstreamBlockedError,
   UpstreamHttpError,
   UpstreamNetworkError,
@@ -13,8 +14,18 @@ import {
   UpstreamTimeoutError,
 } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../core/metrics.js';
+import {
+  limitRefusals,
+  onDemandBudgetTokens,
+  onDemandUpstreamRequests,
+  upstreamCacheBytes,
+  upstreamCacheHits,
+  upstreamQueueWait,
+  upstreamRequests,
+} from '../core/metrics.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
+import { LaneSlots, type Lane } from './lane.js';
+import { TokenBucket, type BucketLimit } from '../core/token-bucket.js';
 import type { BuiltRequest } from './operations.js';
 import { ResponseCache, type CachedResponse } from './response-cache.js';
 import { isKnownStatus, noteAnomaly } from './upstream-anomalies.js';
@@ -29,6 +40,10 @@ import { ACCEPTED_USER_AGENT_FORM } from './user-agent.js';
  * no jitter and surfaces its own `RequestRetryError`, so the loop here is ours; the agent
  * still gives keep-alive and the per-origin connection limit. (Its decompress interceptor
  * prints an "experimental" warning on every run, so bodies are inflated here with zlib.)
+ *
+ * Two lanes, each with its own slots and connections: `live` (the default: the engine's polls, and
+ * any caller that says nothing) and `on-demand` (the HTTP API's operations). However many on-demand
+ * requests are out or waiting, a live request finds its own lane as it would alone.
  */
 
 export interface UpstreamHttpOptions {
@@ -41,8 +56,17 @@ export interface UpstreamHttpOptions {
   readonly retryMaxMs: number;
   /** A `Retry-After` longer than this ends the retries instead of stalling the caller. */
   readonly maxRetryAfterMs: number;
-  /** Open connections (and so requests in flight) per upstream host. */
+  /** Open connections (and so requests in flight) per upstream host, of the live lane. */
   readonly concurrency: number;
+  /** The same, of the on-demand lane; default 4. */
+  readonly onDemandConcurrency?: number;
+  /** Requests a second the on-demand lane may send upstream (retries included), and its burst. */
+  readonly onDemandBudget?: BucketLimit;
+  /**
+   * An on-demand request waits this long at most for the budget; one that would wait longer is
+   * refused (`OnDemandBudgetError`), or answered from an expired cache entry when one is held.
+   */
+  readonly onDemandMaxWaitMs?: number;
   readonly cache: boolean;
   readonly cacheMaxEntries: number;
   /** Body bytes the cache holds at most. */
@@ -57,10 +81,36 @@ export interface GetOptions {
   readonly fresh?: boolean;
   /** Stops this caller waiting; a request shared with other callers carries on. */
   readonly signal?: AbortSignal;
+  /** Which lane sends the request; default `live`. */
+  readonly lane?: Lane;
+  /**
+   * Told when an on-demand call is answered from an expired cache entry because the budget is
+   * spent, with the entry's age in ms.
+   */
+  readonly onStale?: (ageMs: number) => void;
+}
+
+/** What one lane is doing, and the longest a request of it waited for a slot lately. */
+export interface LaneStats {
+  readonly slots: number;
+  readonly inFlight: number;
+  readonly waiting: number;
+  /** The longest slot wait of the last minute, in ms, and when it ended (wall clock, ms). */
+  readonly longestWait: { readonly ms: number; readonly at: number } | null;
+}
+
+export interface BudgetStats {
+  readonly rate: number;
+  readonly burst: number;
+  /** Tokens left now; negative while requests wait on credit. */
+  readonly tokens: number;
 }
 
 export interface UpstreamHttp {
   get(request: BuiltRequest, options?: GetOptions): Promise<unknown>;
+  lanes(): Readonly<Record<Lane, LaneStats>>;
+  /** The on-demand budget now. */
+  budget(): BudgetStats;
   close(): Promise<void>;
 }
 
@@ -75,6 +125,16 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 // A response unused for a minute is dropped: a live game's summary is polled every few seconds, an
 // on-demand one asked again within a minute is worth revalidating, and a finished one is not.
 const CACHE_IDLE_MS = 60_000;
+// On-demand calls have their own connections; their budget (10 a second by default) keeps ~3 in
+// flight against a 300 ms upstream, so 4 serve it without opening more sockets than it needs.
+export const DEFAULT_ON_DEMAND_CONCURRENCY = 4;
+// Ten requests a second keeps courtside's own traffic to ESPN steady and small whatever its readers
+// do; with the cache and single-flight it still answers a few hundred of them.
+export const DEFAULT_ON_DEMAND_BUDGET: BucketLimit = { rate: 10, burst: 10 };
+// A second's wait is what a reader barely notices; beyond it, a 429 says when to come back.
+export const DEFAULT_ON_DEMAND_MAX_WAIT_MS = 1_000;
+// How long a lane remembers its longest slot wait: a minute spans many polls of every cadence.
+const LONGEST_WAIT_WINDOW_MS = 60_000;
 
 type Attempt =
   | { readonly ok: true; readonly body: unknown }
@@ -89,7 +149,10 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const base = new URL(options.upstream);
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, '');
-  const dispatcher = new Agent({ connections: options.concurrency, keepAliveTimeout: KEEP_ALIVE_MS });
+  const lanes = {
+    live: createLane(options.concurrency),
+    'on-demand': createLane(options.onDemandConcurrency ?? DEFAULT_ON_DEMAND_CONCURRENCY),
+  } satisfies Record<Lane, unknown>;
   const cache = options.cache
     ? new ResponseCache({
         maxEntries: options.cacheMaxEntries,
@@ -98,6 +161,10 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       })
     : undefined;
   const flights = new Map<string, Promise<unknown>>();
+  const budgetLimit = options.onDemandBudget ?? DEFAULT_ON_DEMAND_BUDGET;
+  // The budget paces real requests, so it runs on the wall clock whatever clock the cache is given.
+  const budget = new TokenBucket(budgetLimit, Date.now());
+  const maxBudgetWaitMs = options.onDemandMaxWaitMs ?? DEFAULT_ON_DEMAND_MAX_WAIT_MS;
   const closing = new AbortController();
   // One listener per request in flight (a live game each, plus on-demand calls): no fixed cap fits.
   setMaxListeners(0, closing.signal);
@@ -116,21 +183,53 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
         return hit.body;
       }
     }
-    let flight = flights.get(key);
+    const lane = getOptions.lane ?? 'live';
+    // An on-demand caller may join a live request; a live one never waits on an on-demand one.
+    const joinable = lane === 'live' ? [lane] : (['on-demand', 'live'] as const);
+    let flight = joinable.map((l) => flights.get(`${l} ${key}`)).find((f) => f !== undefined);
     if (flight) {
       upstreamCacheHits.inc({ operation, kind: 'inflight' });
     } else {
-      flight = fetchWithRetries(request).finally(() => flights.delete(key));
+      const flightKey = `${lane} ${key}`;
+      flight = fetchWithRetries(request, lane).finally(() => flights.delete(flightKey));
       // Every caller may have stopped waiting (signal); the outcome is then nobody's to handle.
       flight.catch(() => undefined);
-      flights.set(key, flight);
+      flights.set(flightKey, flight);
     }
-    return waitFor(flight, getOptions.signal);
+    const answer = waitFor(flight, getOptions.signal);
+    if (lane !== 'on-demand') return answer;
+    return answer.catch((error: unknown) => {
+      // Better an answer a little old than none: the budget protects the upstream, not the data.
+      const held = error instanceof OnDemandBudgetError ? cache?.held(key) : undefined;
+      if (!held) {
+        if (error instanceof OnDemandBudgetError) limitRefusals.inc({ limit: 'on_demand_budget' });
+        throw error;
+      }
+      upstreamCacheHits.inc({ operation, kind: 'stale' });
+      getOptions.onStale?.(options.now() - held.storedAt);
+      return held.body;
+    });
   }
 
-  async function fetchWithRetries(request: BuiltRequest): Promise<unknown> {
+  /** Spends one token of the on-demand budget, waiting for it when that is short enough. */
+  async function spendBudget(request: BuiltRequest): Promise<void> {
+    const grant = budget.take(Date.now(), 1, maxBudgetWaitMs);
+    onDemandBudgetTokens.set(budget.level(Date.now()));
+    if (!grant.ok) {
+      throw new OnDemandBudgetError(
+        origin + prefix + request.pathAndQuery,
+        grant.retryAfterMs,
+        budgetLimit.rate,
+      );
+    }
+    if (grant.waitMs > 0) await sleep(grant.waitMs, closing.signal);
+    onDemandUpstreamRequests.inc();
+  }
+
+  async function fetchWithRetries(request: BuiltRequest, lane: Lane): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
-      const result = await attemptOnce(request);
+      if (lane === 'on-demand') await spendBudget(request);
+      const result = await inLane(lane, () => attemptOnce(request, lane));
       if (result.ok) return result.body;
       const delay = result.retryAfterMs ?? backoffDelay(attempt, backoffOptions);
       const giveUp = !result.retry || attempt >= options.retries || delay > options.maxRetryAfterMs;
@@ -151,7 +250,27 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     ...(options.random ? { random: options.random } : {}),
   };
 
-  async function attemptOnce(request: BuiltRequest): Promise<Attempt> {
+  /** Runs `work` holding a slot of `lane`, recording how long the slot took to come. */
+  async function inLane<T>(lane: Lane, work: () => Promise<T>): Promise<T> {
+    const state = lanes[lane];
+    // Waits are real time, whatever clock the cache is given.
+    const asked = Date.now();
+    const release = await state.slots.acquire();
+    const at = Date.now();
+    const waitedMs = at - asked;
+    upstreamQueueWait.observe({ lane }, waitedMs / 1000);
+    const longest = state.longestWait;
+    if (!longest || waitedMs >= longest.ms || at - longest.at > LONGEST_WAIT_WINDOW_MS) {
+      state.longestWait = { ms: waitedMs, at };
+    }
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
+  async function attemptOnce(request: BuiltRequest, lane: Lane): Promise<Attempt> {
     const key = request.pathAndQuery;
     const operation = request.operation.name;
     const url = origin + prefix + key;
@@ -169,7 +288,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     const onClose = (): void => timeout.abort();
     closing.signal.addEventListener('abort', onClose, { once: true });
     try {
-      const response = await dispatcher.request({
+      const response = await lanes[lane].dispatcher.request({
         origin,
         path: prefix + key,
         method: 'GET',
@@ -273,12 +392,42 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     closed ??= (async () => {
       closing.abort();
       cache?.clear();
-      await dispatcher.destroy();
+      await Promise.all(Object.values(lanes).map((lane) => lane.dispatcher.destroy()));
     })();
     return closed;
   }
 
-  return { get, close };
+  function laneStats(): Record<Lane, LaneStats> {
+    const now = Date.now();
+    const stats = (lane: LaneState): LaneStats => ({
+      slots: lane.slots.slots,
+      inFlight: lane.slots.inFlight,
+      waiting: lane.slots.waiting,
+      longestWait:
+        lane.longestWait && now - lane.longestWait.at <= LONGEST_WAIT_WINDOW_MS ? lane.longestWait : null,
+    });
+    return { live: stats(lanes.live), 'on-demand': stats(lanes['on-demand']) };
+  }
+
+  function budgetStats(): BudgetStats {
+    return { ...budgetLimit, tokens: Math.round(budget.level(Date.now()) * 100) / 100 };
+  }
+
+  return { get, lanes: laneStats, budget: budgetStats, close };
+}
+
+interface LaneState {
+  readonly slots: LaneSlots;
+  readonly dispatcher: Agent;
+  longestWait: { ms: number; at: number } | null;
+}
+
+function createLane(connections: number): LaneState {
+  return {
+    slots: new LaneSlots(connections),
+    dispatcher: new Agent({ connections, keepAliveTimeout: KEEP_ALIVE_MS }),
+    longestWait: null,
+  };
 }
 
 async function readBody(

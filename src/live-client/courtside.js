@@ -37,7 +37,7 @@ const DEFAULT_DEDUPE_WINDOW = 10_000;
 // After `internal_error` the daemon dropped the subscription: try again, not at once.
 const RESUBSCRIBE_MS = 1_000;
 // Codes that refuse a subscription for what it asks: asking again would be refused again.
-const RESUMABLE_CODES = new Set(['resume_gap', 'internal_error', 'slow_consumer']);
+const RESUMABLE_CODES = new Set(['resume_gap', 'internal_error', 'slow_consumer', 'subscribe_rate_limited']);
 
 /**
  * Finds a WebSocket implementation: the one given, the platform's, or the `ws` package.
@@ -493,12 +493,19 @@ export class Client extends Emitter {
       sub.emit('gap', { code, message, since: sub.since ?? null });
       return;
     }
-    if (code === 'internal_error') {
+    if (code === 'internal_error' || code === 'subscribe_rate_limited') {
       sub.active = false;
       const ws = this.#ws;
+      // Over the address's subscribe rate: when the daemon says, plus up to as much again at random,
+      // so clients refused together do not come back together.
+      const asked = Number(frame.retryAfterMs);
+      const delay =
+        code === 'subscribe_rate_limited' && Number.isFinite(asked) && asked > 0
+          ? asked * (1 + Math.random())
+          : RESUBSCRIBE_MS;
       setTimeout(() => {
         if (this.#ws === ws && this.#subs.get(sub.id) === sub && !sub.active) this.#send(sub.message());
-      }, RESUBSCRIBE_MS);
+      }, delay);
       return;
     }
     if (!RESUMABLE_CODES.has(code)) {

@@ -32,7 +32,8 @@ export function createAuthenticator(tokens: readonly string[] = []): Authenticat
   };
 }
 
-function presentedToken(req: IncomingMessage, url: URL): string | undefined {
+/** The token a request presents (header first, then `?token=`), valid or not. */
+export function presentedToken(req: IncomingMessage, url: URL): string | undefined {
   const header = req.headers.authorization;
   if (typeof header === 'string') {
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
@@ -60,11 +61,13 @@ export function rejectUpgrade<C extends HttpErrorCode>(
   status: (typeof HTTP_ERRORS)[C],
   code: C,
   message: string,
+  headers: Record<string, string> = {},
 ): void {
   const reasons: Partial<Record<number, string>> = {
     401: 'Unauthorized',
     403: 'Forbidden',
     404: 'Not Found',
+    429: 'Too Many Requests',
     503: 'Service Unavailable',
   };
   const reason = reasons[status];
@@ -75,6 +78,7 @@ export function rejectUpgrade<C extends HttpErrorCode>(
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     ...(status === 401 ? ['WWW-Authenticate: Bearer'] : []),
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
   if (!socket.writable) {
     socket.destroy();

@@ -56,6 +56,7 @@ export type ClientErrorCode =
   | 'unknown_subscription'
   | 'resume_gap'
   | 'slow_consumer'
+  | 'subscribe_rate_limited'
   | 'internal_error';
 
 export interface ClientError {
@@ -63,6 +64,8 @@ export interface ClientError {
   message: string;
   /** The subscription the error concerns, when known. */
   id?: string;
+  /** For a refusal by a limit: when asking again would be served, in ms. */
+  retryAfterMs?: number;
 }
 
 export interface SubscriptionFilter {

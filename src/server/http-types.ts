@@ -33,6 +33,10 @@ export const HTTP_ERRORS = {
   UPSTREAM_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   UPGRADE_REQUIRED: 426,
+  ON_DEMAND_BUDGET: 429,
+  RATE_LIMITED: 429,
+  too_many_streams: 429,
+  subscribe_rate_limited: 429,
   INTERNAL: 500,
   UPSTREAM_HTTP: 502,
   UPSTREAM_NETWORK: 502,
@@ -76,7 +80,7 @@ export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | string[]> = {},
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -93,7 +97,7 @@ export function sendError<C extends HttpErrorCode>(
   status: (typeof HTTP_ERRORS)[C],
   code: C,
   message: string,
-  extra: { upstreamStatus?: number; headers?: Record<string, string> } = {},
+  extra: { upstreamStatus?: number; headers?: Record<string, string | string[]> } = {},
 ): void {
   const body: ErrorBody = { error: { code, message } };
   if (extra.upstreamStatus !== undefined) body.error.upstreamStatus = extra.upstreamStatus;

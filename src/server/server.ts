@@ -3,7 +3,11 @@ import type { Duplex } from 'node:stream';
 import type { SnapshotSource } from '../model/events.js';
 import type { Bus, Offset } from '../bus/types.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { createAuthenticator, originAllowed, rejectUpgrade } from './auth.js';
+import { limitRefusals } from '../core/metrics.js';
+import type { BucketLimit, Take } from '../core/token-bucket.js';
+import { createAuthenticator, originAllowed, presentedToken, rejectUpgrade } from './auth.js';
+import { clientAddress, trustedSet } from './client-address.js';
+import { AddressCounts, ClientBuckets, rateLimitHeaders } from './client-limits.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
 import type { ActivateContext } from './delivery/replay.js';
 import type { Clock } from './delivery/subscription.js';
@@ -44,6 +48,22 @@ export interface DaemonServerOptions {
   logger?: Logger;
   /** Wall clock for the spoiler delay and heartbeats (tests may inject one). */
   clock?: Clock;
+  /** Limits per client (docs/limits.md); absent: none. */
+  clientLimits?: Partial<ClientLimits>;
+}
+
+/** Limits per client of the HTTP API and the streams (docs/limits.md). */
+export interface ClientLimits {
+  /** Each HTTP API client's bucket: per token when tokens are configured, else per address; null: none. */
+  rateLimit: BucketLimit | null;
+  /** Buckets of particular tokens, over `rateLimit` (null: not limited). */
+  tokenRateLimits: ReadonlyMap<string, BucketLimit | null>;
+  /** Peers whose `X-Forwarded-For` names the client. */
+  trustedProxies: readonly string[];
+  /** Streams (WebSocket and SSE together) one address may hold open. */
+  streamConnectionsPerAddress: number;
+  /** Each address's bucket of WebSocket subscribes and SSE opens; null: none. */
+  subscribeRateLimit: BucketLimit | null;
 }
 
 export interface GatewayStats {
@@ -76,6 +96,10 @@ const PUBLIC_PREFIXES = ['/overlay/assets/', '/client/'];
 // Clients get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
 const CLIENT_CLOSE_GRACE_MS = 1_500;
 const SERVER_CLOSE_TIMEOUT_MS = 3_000;
+// Health checks and scrapes are the operator's probes: never limited (nor are the static files).
+const UNLIMITED_PATHS = ['/healthz', '/metrics'];
+// A stream refused for the per-address cap may come back when one of its address's streams ends.
+const STREAM_CAP_RETRY_S = 10;
 // Events read from the log for replays stay prepared while replays read them (see PreparedEvents).
 const REPLAYED_EVENTS = 5_000;
 const REPLAYED_TTL_MS = 30_000;
@@ -97,7 +121,23 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     recent: feed.recent,
     prepared,
   };
-  const shared = { setup, feed, limits, logger, clock };
+  const clientLimits: ClientLimits = {
+    rateLimit: null,
+    tokenRateLimits: new Map(),
+    trustedProxies: [],
+    streamConnectionsPerAddress: Infinity,
+    subscribeRateLimit: null,
+    ...options.clientLimits,
+  };
+  const trusted = trustedSet(clientLimits.trustedProxies);
+  const httpBuckets = new ClientBuckets(Date.now);
+  const subscribeBuckets = new ClientBuckets(Date.now);
+  const streamsByAddress = new AddressCounts();
+  const admitSubscribe = (address: string, maxWaitMs: number): Take =>
+    clientLimits.subscribeRateLimit
+      ? subscribeBuckets.take(address, clientLimits.subscribeRateLimit, 1, maxWaitMs)
+      : { ok: true, waitMs: 0 };
+  const shared = { setup, feed, limits, logger, clock, admitSubscribe };
   const gateway = createWsGateway({ ...shared, heartbeatMs });
   const sse = createSseEndpoint(shared);
   const connections = (): number => gateway.connections + sse.connections;
@@ -160,6 +200,15 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
           `the server holds its limit of ${limits.maxConnections} streams`,
         );
       } else {
+        const address = clientAddress(req, trusted);
+        const refusal = streamRefusal(address);
+        if (refusal) {
+          sendError(res, 429, refusal.code, refusal.message, {
+            headers: { 'retry-after': String(refusal.retryAfterS) },
+          });
+          return;
+        }
+        res.once('close', streamsByAddress.open(address));
         sse.handle(req, res, url);
       }
       return;
@@ -176,6 +225,9 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
       );
       return;
     }
+    const limited =
+      !UNLIMITED_PATHS.includes(url.pathname) && !PUBLIC_PREFIXES.some((p) => url.pathname.startsWith(p));
+    if (limited && !admitHttp(req, res, url)) return;
     for (const route of routes) {
       if (await route(req, res, url)) return;
     }
@@ -211,7 +263,76 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
       );
       return;
     }
-    gateway.handleUpgrade(req, socket, head);
+    const address = clientAddress(req, trusted);
+    const refusal = streamRefusal(address, true);
+    if (refusal) {
+      rejectUpgrade(socket, 429, refusal.code, refusal.message, {
+        'Retry-After': String(refusal.retryAfterS),
+      });
+      return;
+    }
+    socket.once('close', streamsByAddress.open(address));
+    gateway.handleUpgrade(req, socket, head, address);
+  }
+
+  /**
+   * Charges the request to its client's bucket, setting the rate-limit fields; false (and the
+   * request answered 429) when the bucket is empty.
+   */
+  function admitHttp(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+    const token = auth.enabled ? presentedToken(req, url) : undefined;
+    const limit =
+      token !== undefined && clientLimits.tokenRateLimits.has(token)
+        ? clientLimits.tokenRateLimits.get(token)
+        : clientLimits.rateLimit;
+    if (!limit) return true;
+    const who = token !== undefined ? 'this token' : `address ${clientAddress(req, trusted)}`;
+    const take = httpBuckets.take(token !== undefined ? `token ${token}` : who, limit);
+    const fields = rateLimitHeaders('client', limit, take.remaining);
+    res.setHeader('ratelimit-policy', fields['ratelimit-policy']);
+    res.setHeader('ratelimit', fields.ratelimit);
+    if (take.ok) return true;
+    limitRefusals.inc({ limit: 'http_client' });
+    const retryAfterS = Math.max(1, Math.ceil(take.retryAfterMs / 1000));
+    sendError(
+      res,
+      429,
+      'RATE_LIMITED',
+      `${who} is over its limit of ${limit.rate} requests a second (bursts of ${limit.burst}); retry in ${retryAfterS} s`,
+      { headers: { 'retry-after': String(retryAfterS) } },
+    );
+    return false;
+  }
+
+  /**
+   * Why a new stream from `address` is refused: the per-address cap, or (SSE, where opening is
+   * subscribing) the subscribe rate. A WebSocket's subscribes are charged as they come.
+   */
+  function streamRefusal(
+    address: string,
+    websocket = false,
+  ):
+    | { code: 'too_many_streams' | 'subscribe_rate_limited'; message: string; retryAfterS: number }
+    | undefined {
+    const cap = clientLimits.streamConnectionsPerAddress;
+    if (streamsByAddress.count(address) >= cap) {
+      limitRefusals.inc({ limit: 'stream_connections' });
+      return {
+        code: 'too_many_streams',
+        message: `address ${address} holds its limit of ${cap} streams; close one, or retry in ${STREAM_CAP_RETRY_S} s`,
+        retryAfterS: STREAM_CAP_RETRY_S,
+      };
+    }
+    if (websocket) return undefined;
+    const take = admitSubscribe(address, 0);
+    if (take.ok) return undefined;
+    limitRefusals.inc({ limit: 'stream_subscribe' });
+    const retryAfterS = Math.max(1, Math.ceil(take.retryAfterMs / 1000));
+    return {
+      code: 'subscribe_rate_limited',
+      message: `address ${address} is over its limit of ${clientLimits.subscribeRateLimit?.rate ?? 0} subscribes a second; retry in ${retryAfterS} s`,
+      retryAfterS,
+    };
   }
 
   let url = '';

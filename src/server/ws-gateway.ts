@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../core/log.js';
-import { clientsDropped } from '../core/metrics.js';
+import { clientsDropped, limitRefusals } from '../core/metrics.js';
+import type { Take } from '../core/token-bucket.js';
 import { VERSION } from '../core/version.js';
 import {
   createClientProtocol,
@@ -31,7 +32,8 @@ export const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_SLOW_CONSUMER = 4000;
 
 export interface WsGateway {
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** `address` is the client's, as the per-address limits count it. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, address?: string): void;
   /** Pings every client; drops those silent for two intervals. */
   heartbeat(): void;
   readonly connections: number;
@@ -48,8 +50,16 @@ export interface WsGatewayOptions {
   heartbeatMs: number;
   logger: Logger;
   clock: Clock;
+  /**
+   * Charges a subscribe to its address: granted (perhaps after a wait), or refused with the time
+   * to retry. Absent: no limit.
+   */
+  admitSubscribe?: (address: string, maxWaitMs: number) => Take;
 }
 
+// A subscribe over its address's rate waits up to this long rather than be refused: a fleet that
+// reconnects at once is spread over a few seconds instead of being told to come back.
+const SUBSCRIBE_MAX_WAIT_MS = 2_000;
 // A dropped client gets this long to read its error frame and close before it is cut off.
 const DROP_GRACE_MS = 2_000;
 // ws's WebSocket.OPEN; read once, it is a constant.
@@ -63,6 +73,7 @@ class WsConnection implements Connection {
   constructor(
     readonly ws: WebSocket,
     now: number,
+    readonly address: string,
   ) {
     this.lastSeen = now;
     this.stream = (ws as unknown as { _socket: Socket })._socket;
@@ -149,6 +160,30 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
     });
   }
 
+  /** `subscribe`, once the address's subscribe rate allows it. */
+  function subscribeWithinLimit(client: WsClient, req: SubscribeRequest): void {
+    const take = options.admitSubscribe?.(client.connection.address, SUBSCRIBE_MAX_WAIT_MS);
+    if (!take || (take.ok && take.waitMs === 0)) {
+      subscribe(client, req);
+      return;
+    }
+    if (take.ok) {
+      setTimeout(() => {
+        if (!client.closed) subscribe(client, req);
+      }, take.waitMs).unref();
+      return;
+    }
+    limitRefusals.inc({ limit: 'stream_subscribe' });
+    client.send(
+      errorFrame({
+        code: 'subscribe_rate_limited',
+        id: req.id,
+        message: `address ${client.connection.address} is over its limit of subscribes a second; subscribe again in ${Math.ceil(take.retryAfterMs / 1000)} s`,
+        retryAfterMs: take.retryAfterMs,
+      }),
+    );
+  }
+
   function unsubscribe(client: WsClient, id: string): void {
     const sub = client.subs.get(id);
     if (!sub) {
@@ -185,7 +220,7 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
         client.send({ type: 'pong' });
         return;
       case 'subscribe':
-        subscribe(client, message);
+        subscribeWithinLimit(client, message);
         return;
       case 'unsubscribe':
         unsubscribe(client, message.id);
@@ -193,8 +228,8 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
     }
   }
 
-  function onConnection(ws: WebSocket): void {
-    const connection = new WsConnection(ws, clock.now());
+  function onConnection(ws: WebSocket, address: string): void {
+    const connection = new WsConnection(ws, clock.now(), address);
     const client: WsClient = new Sink(connection, wsEncoding, clients);
     clients.add(client);
     ws.on('message', (data: Buffer, isBinary: boolean) => onMessage(client, data, isBinary));
@@ -222,12 +257,12 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
     get framesSent() {
       return clients.framesSent;
     },
-    handleUpgrade(req, socket, head) {
+    handleUpgrade(req, socket, head, address = req.socket.remoteAddress ?? 'unknown') {
       if (closing) {
         socket.destroy();
         return;
       }
-      wss.handleUpgrade(req, socket, head, onConnection);
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address));
     },
     heartbeat() {
       const now = clock.now();

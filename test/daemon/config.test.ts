@@ -23,6 +23,13 @@ describe('loadConfig', () => {
       logLevel: 'info',
       role: 'all',
       waitReplicas: 0,
+      onDemandRate: 10,
+      onDemandBurst: 10,
+      rateLimit: { rate: 50, burst: 100 },
+      tokenRateLimits: new Map(),
+      trustedProxies: [],
+      streamConnectionsPerAddress: 500,
+      subscribeRateLimit: { rate: 20, burst: 100 },
     });
   });
 
@@ -43,6 +50,13 @@ describe('loadConfig', () => {
         COURTSIDE_PREVIOUS_DAY_UNTIL: '04:30',
         LOG_LEVEL: 'debug',
         COURTSIDE_ROLE: 'gateway',
+        COURTSIDE_ON_DEMAND_RATE: '4',
+        COURTSIDE_ON_DEMAND_BURST: '8',
+        COURTSIDE_RATE_LIMIT: 'off',
+        COURTSIDE_TOKEN_RATE_LIMITS: 'a1=2.5/5, b2=off',
+        COURTSIDE_TRUSTED_PROXIES: '10.0.0.2, ::1',
+        COURTSIDE_STREAM_CONNECTIONS_PER_ADDRESS: '50',
+        COURTSIDE_SUBSCRIBE_RATE_LIMIT: '5/10',
       },
     });
     expect(config).toEqual({
@@ -63,6 +77,16 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       role: 'gateway',
       waitReplicas: 0,
+      onDemandRate: 4,
+      onDemandBurst: 8,
+      rateLimit: null,
+      tokenRateLimits: new Map([
+        ['a1', { rate: 2.5, burst: 5 }],
+        ['b2', null],
+      ]),
+      trustedProxies: ['10.0.0.2', '::1'],
+      streamConnectionsPerAddress: 50,
+      subscribeRateLimit: { rate: 5, burst: 10 },
     });
   });
 
@@ -85,6 +109,11 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://127.0.0.1' }, 'REDIS_URL', 'redis://'],
     [{ COURTSIDE_LEAGUES: 'mens,college' }, 'COURTSIDE_LEAGUES', 'mens, womens'],
     [{ COURTSIDE_SUMMARY_INTERVAL_MS: '500' }, 'COURTSIDE_SUMMARY_INTERVAL_MS', 'at least 1000'],
+    [{ COURTSIDE_RATE_LIMIT: '20' }, 'COURTSIDE_RATE_LIMIT', '<per second>/<burst>'],
+    [{ COURTSIDE_TOKEN_RATE_LIMITS: 'a1' }, 'COURTSIDE_TOKEN_RATE_LIMITS', '<token>=<limit>'],
+    [{ COURTSIDE_TOKEN_RATE_LIMITS: 'zz=1/1' }, 'COURTSIDE_TOKEN_RATE_LIMITS', 'not one of COURTSIDE_TOKENS'],
+    [{ COURTSIDE_TRUSTED_PROXIES: 'proxy.local' }, 'COURTSIDE_TRUSTED_PROXIES', 'IP addresses'],
+    [{ COURTSIDE_ON_DEMAND_BURST: '0' }, 'COURTSIDE_ON_DEMAND_BURST', 'from 1 to 10000'],
     [{ COURTSIDE_RETENTION: '-1' }, 'COURTSIDE_RETENTION', 'integer number of events'],
     [{ COURTSIDE_FINISHED_GAME_TTL: '59' }, 'COURTSIDE_FINISHED_GAME_TTL', 'seconds from 60'],
     [{ COURTSIDE_ORIGINS: 'https://example.com/path' }, 'COURTSIDE_ORIGINS', 'origins like'],

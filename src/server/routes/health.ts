@@ -17,9 +17,30 @@ export interface HealthRouteOptions {
   redisPing?: () => Promise<number>;
   /** The engine's poller states, reported as they are. */
   pollers?: () => readonly unknown[];
+  /** The live lane of upstream requests, and the interval its polls keep. Absent: not reported. */
+  liveLane?: { stats(): LiveLaneStats; intervalMs: number };
   now?: () => number;
   /** The instance's role, reported in the body; `gateway` ignores the upstream for the status. */
   role?: InstanceRole;
+}
+
+/** What the health route needs of the client's live lane. */
+export interface LiveLaneStats {
+  readonly slots: number;
+  readonly inFlight: number;
+  readonly waiting: number;
+  readonly longestWait: { readonly ms: number } | null;
+}
+
+export interface LiveLaneHealth {
+  slots: number;
+  inFlight: number;
+  waiting: number;
+  /** The longest a live request waited for a slot in the last minute. */
+  longestWaitMs: number;
+  intervalMs: number;
+  /** True when that wait was longer than the polls' interval: a poll came late because of it. */
+  late: boolean;
 }
 
 export interface HealthBody {
@@ -30,6 +51,7 @@ export interface HealthBody {
   upstream: UpstreamCheck;
   redis: { configured: false } | { configured: true; ok: boolean; latencyMs?: number; error?: string };
   pollers: readonly unknown[];
+  liveLane?: LiveLaneHealth;
 }
 
 export function createHealthRoute(options: HealthRouteOptions): RouteHandler {
@@ -59,6 +81,7 @@ export function createHealthRoute(options: HealthRouteOptions): RouteHandler {
       upstream,
       redis,
       pollers,
+      ...(options.liveLane ? { liveLane: liveLaneHealth(options.liveLane) } : {}),
     };
     sendJson(res, healthy ? 200 : 503, body, { 'cache-control': 'no-store' });
     return true;
@@ -72,4 +95,17 @@ async function checkRedis(ping: HealthRouteOptions['redisPing']): Promise<Health
   } catch (err) {
     return { configured: true, ok: false, error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+function liveLaneHealth({ stats, intervalMs }: NonNullable<HealthRouteOptions['liveLane']>): LiveLaneHealth {
+  const lane = stats();
+  const longestWaitMs = Math.round(lane.longestWait?.ms ?? 0);
+  return {
+    slots: lane.slots,
+    inFlight: lane.inFlight,
+    waiting: lane.waiting,
+    longestWaitMs,
+    intervalMs,
+    late: longestWaitMs > intervalMs,
+  };
 }

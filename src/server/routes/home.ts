@@ -29,6 +29,7 @@ export const HOME_DOCS: ReadonlyArray<{ name: string; title: string }> = [
   { name: 'errors', title: 'Errors' },
   { name: 'operations', title: 'Operations' },
   { name: 'upstream', title: 'ESPN as it behaves now' },
+  { name: 'limits', title: 'Live first: lanes, the upstream budget and client limits' },
   { name: 'tables', title: 'Tables' },
   { name: 'client', title: 'Client library (courtside/client)' },
   { name: 'overlay', title: 'Broadcast overlays (OBS)' },

@@ -179,6 +179,19 @@ function operationItem(op: OperationSpec): Json {
       '400': { $ref: '#/components/responses/BadRequest' },
       '401': { $ref: '#/components/responses/Unauthorized' },
       '404': { $ref: '#/components/responses/NotFound' },
+      '429': {
+        ...errorResponse(
+          "RATE_LIMITED: this client is over its rate; ON_DEMAND_BUDGET: the daemon's on-demand upstream budget is spent and no earlier answer is held",
+        ),
+        headers: {
+          'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+          RateLimit: {
+            description: "What is left of the client's quota (IETF draft)",
+            schema: { type: 'string' },
+          },
+          'RateLimit-Policy': { description: "The client's quota (IETF draft)", schema: { type: 'string' } },
+        },
+      },
       '502': errorResponse(
         'The upstream failed or answered an unusable payload; upstreamStatus carries its status',
       ),

@@ -3,6 +3,7 @@ import type { Table } from 'apache-arrow';
 import {
   CourtsideError,
   InvalidParamsError,
+  OnDemandBudgetError,
   UnknownOperationError,
   UpstreamHttpError,
 } from '../../core/errors.js';
@@ -45,7 +46,12 @@ export interface OpsClient {
   call(
     operation: string,
     params?: Record<string, string | number>,
-    options?: { returnParsed?: boolean; signal?: AbortSignal; onNotice?: (notice: CallNotice) => void },
+    options?: {
+      returnParsed?: boolean;
+      signal?: AbortSignal;
+      onNotice?: (notice: CallNotice) => void;
+      lane?: 'live' | 'on-demand';
+    },
   ): Promise<unknown>;
 }
 
@@ -161,6 +167,8 @@ async function answer(
   try {
     raw = await client.call(operation.name, params, {
       returnParsed: false,
+      // Never ahead of the live polls, and within the on-demand budget (docs/limits.md, "Lanes").
+      lane: 'on-demand',
       signal: abort.signal,
       onNotice: (notice) => notices.push(notice),
     });
@@ -255,6 +263,15 @@ function sendUpstreamError(res: ServerResponse, err: unknown, logger: Logger, op
     case 'UNKNOWN_OPERATION':
       sendError(res, 404, 'UNKNOWN_OPERATION', err.message);
       return;
+    case 'ON_DEMAND_BUDGET': {
+      const retryAfterS =
+        err instanceof OnDemandBudgetError ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : 1;
+      logger.debug({ operation, code: err.code }, err.message);
+      sendError(res, 429, 'ON_DEMAND_BUDGET', err.message, {
+        headers: { 'retry-after': String(retryAfterS) },
+      });
+      return;
+    }
     case 'UPSTREAM_TIMEOUT':
       logger.warn({ operation, code: err.code }, err.message);
       sendError(res, 504, 'UPSTREAM_TIMEOUT', err.message);

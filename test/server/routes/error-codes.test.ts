@@ -18,6 +18,7 @@ import {
 import { overlayRoute } from '../../../src/server/overlay-page.js';
 import { BusUnavailableError } from '../../../src/core/errors.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
+import { waitFor } from '../../support/wait-for.js';
 import { startApi, type ApiHarness } from './helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -153,6 +154,31 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(await codeOf(down)).toBe('REDIS_UNAVAILABLE');
     });
 
+    it('per-client limits: the HTTP API, the streams of an address, its subscribes', async () => {
+      const limited = await startApi({
+        clientLimits: {
+          rateLimit: { rate: 0.01, burst: 1 },
+          streamConnectionsPerAddress: 1,
+          subscribeRateLimit: { rate: 0.01, burst: 1 },
+        },
+      });
+      try {
+        await fetch(`${limited.url}/v1/games/live`);
+        expect(await codeOf(await fetch(`${limited.url}/v1/games/live`))).toBe('RATE_LIMITED');
+        const open = new AbortController();
+        expect((await fetch(`${limited.url}/v1/stream/sse`, { signal: open.signal })).status).toBe(200);
+        expect(await codeOf(await fetch(`${limited.url}/v1/stream/sse`))).toBe('too_many_streams');
+        open.abort();
+        await waitFor(async () => {
+          const res = await fetch(`${limited.url}/v1/stream/sse`);
+          if (res.status === 200) await res.body?.cancel();
+          return res.status === 429 && (await codeOf(res)) === 'subscribe_rate_limited';
+        }, 10_000);
+      } finally {
+        await limited.close();
+      }
+    });
+
     it('WebSocket upgrade refusals', async () => {
       expect(await rawCodeOf(upgrade(`/v1/elsewhere?token=${TOKEN}`))).toBe('NOT_FOUND');
       expect(await rawCodeOf(upgrade('/v1/stream'))).toBe('unauthorized');
@@ -204,6 +230,14 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(await codeOf(await fetch(url('/v1/ops/mens_injuries')))).toBe('UPSTREAM_TIMEOUT');
       api.upstream.faults.failNext(1, { status: 404 });
       expect(await codeOf(await fetch(url('/v1/ops/mens_news')))).toBe('UPSTREAM_NOT_FOUND');
+      // A daemon whose on-demand budget is one request, spent by the first call.
+      const frugal = await startApi({ client: { onDemandRate: 1, onDemandBurst: 1, onDemandMaxWaitMs: 0 } });
+      try {
+        await fetch(`${frugal.url}/v1/ops/mens_news`);
+        expect(await codeOf(await fetch(`${frugal.url}/v1/ops/mens_injuries`))).toBe('ON_DEMAND_BUDGET');
+      } finally {
+        await frugal.close();
+      }
       // A daemon whose agent the edge blocks: the simulator's WAF answers 403 with HTML.
       const blocked = await startApi({ userAgent: 'MyApp/1.0' });
       try {

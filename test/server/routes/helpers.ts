@@ -1,6 +1,6 @@
 import type { GameSnapshot, SnapshotSource } from '../../../src/model/events.js';
 import { createMemoryBus } from '../../../src/bus/memory.js';
-import { createClient, type CourtsideClient } from '../../../src/client/client.js';
+import { createClient, type ClientOptions, type CourtsideClient } from '../../../src/client/client.js';
 import type { League } from '../../../src/core/leagues.js';
 import type { OperationSpec } from '../../../src/espn/operations.js';
 import { silentLogger } from '../../../src/core/log.js';
@@ -10,7 +10,12 @@ import {
   createUpstreamTracker,
   type UpstreamTracker,
 } from '../../../src/server/routes/index.js';
-import { createDaemonServer, type DaemonServer, type GatewayLimits } from '../../../src/server/server.js';
+import {
+  createDaemonServer,
+  type ClientLimits,
+  type DaemonServer,
+  type GatewayLimits,
+} from '../../../src/server/server.js';
 import { startUpstream, type RunningUpstream } from '../../../src/simulator/index.js';
 import { FIXTURES_DIR, HAVE_FIXTURES } from '../../support/fixtures.js';
 import { rosterAthleteId } from '../../simulator/helpers.js';
@@ -105,6 +110,9 @@ export async function startApi(
     routes?: RouteHandler[];
     /** Sent as given (forced), so a test can play a blocked agent. */
     userAgent?: string;
+    /** Client options over the harness's (a test of the on-demand budget sets its own). */
+    client?: ClientOptions;
+    clientLimits?: Partial<ClientLimits>;
   } = {},
 ): Promise<ApiHarness> {
   const upstream = await startUpstream({
@@ -117,7 +125,11 @@ export async function startApi(
     retries: 0,
     timeoutMs: 1_500,
     cache: false,
+    // The suites call every operation back to back; the budget has its own tests.
+    onDemandRate: 10_000,
+    onDemandBurst: 10_000,
     ...(options.userAgent !== undefined ? { userAgent: options.userAgent, forceUserAgent: true } : {}),
+    ...options.client,
   });
   const tracker = createUpstreamTracker({ upstream: upstream.url });
   const tracked = tracker.wrap(client);
@@ -130,6 +142,7 @@ export async function startApi(
     tokens: options.tokens ?? [],
     origins: options.origins ?? [],
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
     routes: [
       ...createApiRoutes({
         client: tracked,
