@@ -281,7 +281,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   return { get, close };
 }
 
-async function readBody(
+export async function readBody(
   body: Dispatcher.ResponseData['body'],
   encoding: string | undefined,
   url: string,

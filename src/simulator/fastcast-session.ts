@@ -69,7 +69,7 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
         return;
       }
       send({ op: 'S', rc: 200, tc: topic, sid });
-      if (mids.has(topic)) return;
+      // Subscribing again is how a client gets a fresh checkpoint: the `mid`s go on.
       const { checkpoint, since } = feed.latest();
       send({ op: 'H', tc: topic, mid: nextMid(topic), pl: deps.checkpointUrl(topic, checkpoint.id) });
       for (const p of since) patchFrame('R', topic, p);
