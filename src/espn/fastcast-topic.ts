@@ -20,7 +20,7 @@ export interface TopicDocument {
   readonly doc: unknown;
   /** Publication time (ms) of the newest patch in the document, null for a bare checkpoint. */
   readonly ts: number | null;
-  /** Patches applied in this batch (0: a checkpoint). */
+  /** Patches applied in this batch (0: a checkpoint, with its catch-up frames applied). */
   readonly patches: number;
 }
 
@@ -64,11 +64,17 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
     hooks.resync(reason, detail);
   };
 
-  const flush = (): void => {
+  /**
+   * Applies the pending frames to a copy of the document and hands it out: `fromCheckpoint` when
+   * the document is a checkpoint just loaded (handed out with the catch-up frames applied, never
+   * alone: a checkpoint can be older than the patches that follow it).
+   */
+  const flush = (fromCheckpoint = false): void => {
     flushScheduled = false;
-    if (phase !== 'live' || pending.length === 0) return;
+    if (phase !== 'live') return;
     const frames = pending;
     pending = [];
+    if (frames.length === 0 && !fromCheckpoint) return;
     const ops: PatchOperation[] = [];
     let ts: number | null = null;
     for (const f of frames) {
@@ -84,23 +90,24 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
         return;
       }
     }
-    if (ops.length === 0) return;
-    let next: unknown;
-    try {
-      // A copy takes the whole batch: a failing operation leaves the document as it was.
-      next = fjp.applyPatch(structuredClone(doc), ops as fjp.Operation[], true, true).newDocument;
-    } catch (error) {
-      resync('bad_patch', (error as Error).message.split('\n')[0] ?? 'patch does not apply');
-      return;
+    let next: unknown = doc;
+    if (ops.length > 0) {
+      try {
+        // A copy takes the whole batch: a failing operation leaves the document as it was.
+        next = fjp.applyPatch(structuredClone(doc), ops as fjp.Operation[], true, true).newDocument;
+      } catch (error) {
+        resync('bad_patch', (error as Error).message.split('\n')[0] ?? 'patch does not apply');
+        return;
+      }
     }
     doc = next;
-    hooks.document({ doc, ts, patches: frames.length });
+    hooks.document({ doc, ts, patches: fromCheckpoint ? 0 : frames.length });
   };
 
   const schedule = (): void => {
     if (flushScheduled) return;
     flushScheduled = true;
-    hooks.soon(flush);
+    hooks.soon(() => flush());
   };
 
   const load = (url: string): void => {
@@ -111,8 +118,7 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
         if (mine !== generation) return;
         doc = body;
         phase = 'live';
-        hooks.document({ doc, ts: null, patches: 0 });
-        schedule();
+        flush(true);
       },
       (error: unknown) => {
         if (mine !== generation) return;
