@@ -1,7 +1,7 @@
 import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
 import { PROJECT_URL, VERSION } from '../../core/version.js';
 import { sendError, type RouteHandler } from '../http-types.js';
-import { liveGames } from './games.js';
+import { liveGames, type GameFeeds, type LiveGame } from './games.js';
 import { isRead, sendBody } from './respond.js';
 import { OFFLINE_HINT, upstreamName } from './upstream-notice.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
@@ -15,6 +15,8 @@ import type { UpstreamHealth } from './upstream-tracker.js';
 export interface HomeRouteOptions {
   snapshots: SnapshotSource;
   upstream?: { readonly url: string; health(): UpstreamHealth };
+  /** With push on: how each game is fed, shown beside its status. */
+  feeds?: GameFeeds;
 }
 
 /** The documents under `docs/` a newcomer reads, most useful first (a test keeps it in step with the folder). */
@@ -67,7 +69,7 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
       });
       return true;
     }
-    const games = await liveGames(options.snapshots);
+    const games = await liveGames(options.snapshots, options.feeds);
     // A browser cannot send a header: a token that came in the query goes on with every link.
     const token = url.searchParams.get('token');
     const page = renderHome({
@@ -88,7 +90,7 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
 }
 
 function renderHome(view: {
-  games: readonly GameSnapshot[];
+  games: readonly LiveGame[];
   upstream: { url: string; health: UpstreamHealth } | undefined;
   link: (path: string) => string;
 }): string {
@@ -132,8 +134,9 @@ ${games}
 `;
 }
 
-function gameRow(g: GameSnapshot, link: (path: string) => string): string {
-  const status = g.status.detail ?? g.status.description ?? '';
+function gameRow(g: LiveGame, link: (path: string) => string): string {
+  const detail = g.status.detail ?? g.status.description ?? '';
+  const status = g.feed ? `${detail} · ${g.feed.source} since ${g.feed.since.slice(11, 19)} UTC` : detail;
   const team = (t: GameSnapshot['teams']['home']) =>
     `<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
   const path = `${g.league}/${encodeURIComponent(g.gameId)}`;
