@@ -68,7 +68,7 @@ export function registerServe(program: Command): void {
     .option('--fastcast-url <url>', "FastCast's discovery URL (COURTSIDE_FASTCAST_URL, default ESPN's)")
     .option(
       '--reconcile-interval <ms>',
-      'summary poll of a game fed by push (COURTSIDE_RECONCILE_INTERVAL_MS, default 15000)',
+      'summary poll of a game fed by push (COURTSIDE_RECONCILE_MS, default 15000)',
     )
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .addHelpText('after', EXAMPLES)

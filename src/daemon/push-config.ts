@@ -68,7 +68,7 @@ const FIELDS = {
     schema: url(`an origin such as ${DEFAULT_FASTCAST_ORIGIN}`),
   },
   reconcileMs: {
-    env: 'COURTSIDE_RECONCILE_INTERVAL_MS',
+    env: 'COURTSIDE_RECONCILE_MS',
     flag: '--reconcile-interval',
     default: String(DEFAULT_RECONCILE_MS),
     schema: z

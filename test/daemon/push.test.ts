@@ -33,8 +33,8 @@ describe('push configuration', () => {
       /COURTSIDE_PUSH: invalid value "yes"; expected on or off/,
     );
     expect(() => loadPushConfig({ flags: { fastcastUrl: 'ftp://x' } })).toThrow(/--fastcast-url: .*http/);
-    expect(() => loadPushConfig({ env: { COURTSIDE_RECONCILE_INTERVAL_MS: '10' } })).toThrow(
-      /COURTSIDE_RECONCILE_INTERVAL_MS: .*at least 1000/,
+    expect(() => loadPushConfig({ env: { COURTSIDE_RECONCILE_MS: '10' } })).toThrow(
+      /COURTSIDE_RECONCILE_MS: .*at least 1000/,
     );
   });
 });
