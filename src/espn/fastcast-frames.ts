@@ -59,14 +59,17 @@ export function socketPath(token: string): string {
 
 export const DISCOVERY_PATH = '/public/websockethost';
 
+function parseJson(text: string, where: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (cause) {
+    throw new UpstreamPayloadError(where, `${what} is not JSON`, { cause });
+  }
+}
+
 /** Reads one text frame; throws `UpstreamPayloadError` when it is not a JSON object with an `op`. */
 export function readFrame(text: string, where: string): FastcastFrame {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new UpstreamPayloadError(where, 'frame is not JSON', { cause });
-  }
+  const value = parseJson(text, where, 'frame');
   if (typeof value !== 'object' || value === null || typeof (value as { op?: unknown }).op !== 'string')
     throw new UpstreamPayloadError(where, 'frame has no op');
   const v = value as Record<string, unknown>;
@@ -92,12 +95,7 @@ export function readFrame(text: string, where: string): FastcastFrame {
  * `"~c": 0` plain JSON (text or already an array). Throws `UpstreamPayloadError` naming the fault.
  */
 export function decodePatchPayload(pl: string, where: string): FastcastPatch {
-  let outer: unknown;
-  try {
-    outer = JSON.parse(pl);
-  } catch (cause) {
-    throw new UpstreamPayloadError(where, 'patch payload is not JSON', { cause });
-  }
+  const outer = parseJson(pl, where, 'patch payload');
   if (typeof outer !== 'object' || outer === null)
     throw new UpstreamPayloadError(where, 'patch payload is not an object');
   const o = outer as Record<string, unknown>;
@@ -111,13 +109,7 @@ export function decodePatchPayload(pl: string, where: string): FastcastPatch {
       throw new UpstreamPayloadError(where, 'compressed patch does not inflate', { cause });
     }
   }
-  if (typeof inner === 'string') {
-    try {
-      inner = JSON.parse(inner);
-    } catch (cause) {
-      throw new UpstreamPayloadError(where, 'patch is not JSON', { cause });
-    }
-  }
+  if (typeof inner === 'string') inner = parseJson(inner, where, 'patch');
   if (!Array.isArray(inner)) throw new UpstreamPayloadError(where, 'patch is not an array of operations');
   for (const op of inner) {
     const ok =

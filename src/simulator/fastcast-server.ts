@@ -82,6 +82,7 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
 
   const refuse = (socket: Duplex, status: string, body: unknown): void => {
     const text = JSON.stringify(body);
+    deps.logger.debug({ status }, 'FastCast upgrade refused');
     socket.end(
       `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
     );

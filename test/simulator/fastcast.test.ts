@@ -87,6 +87,18 @@ function rawUpgrade(up: RunningUpstream, token: string, lines: string[]): Promis
 
 const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 
+/** A synthetic game ten minutes in, and a socket connected to the simulator's FastCast (`C` answered). */
+async function connected() {
+  const clock = new TestClock();
+  const up = await start({ clock, simulate: { games: 1, seed: 3 }, fastcast: { hbiSeconds: 0.3 } });
+  const game = up.games[0]!;
+  clock.advance(10 * 60_000);
+  const s = await open(up);
+  s.send({ op: 'C' });
+  const c = await s.waitFor((f) => f.op === 'C');
+  return { clock, up, game, topic: gameTopic(game.league, game.id), s, c };
+}
+
 describe('FastCast in the simulator', () => {
   it('takes the push faults in the --faults syntax; cdnlag is milliseconds', () => {
     expect(
@@ -148,14 +160,7 @@ describe('FastCast in the simulator', () => {
   });
 
   it('plays C, S, H, R/P in both payload forms and I/B; the patches rebuild the summary', async () => {
-    const clock = new TestClock();
-    const up = await start({ clock, simulate: { games: 1, seed: 3 }, fastcast: { hbiSeconds: 0.3 } });
-    const game = up.games[0]!;
-    const topic = gameTopic(game.league, game.id);
-    clock.advance(10 * 60_000);
-    const s = await open(up);
-    s.send({ op: 'C' });
-    const c = await s.waitFor((f) => f.op === 'C');
+    const { clock, up, game, topic, s, c } = await connected();
     expect(c).toMatchObject({ rc: 200, hbi: 0.3 });
     expect(typeof c.sid).toBe('string');
     s.send({ op: 'S', sid: c.sid, tc: 'gp-basketball-nba-1' });
@@ -209,14 +214,8 @@ describe('FastCast in the simulator', () => {
   });
 
   it('injects the push faults: lost frame, bad patch, topic 404, expired token, dropped and silent socket', async () => {
-    const clock = new TestClock();
-    const up = await start({ clock, simulate: { games: 1, seed: 3 }, fastcast: { hbiSeconds: 0.3 } });
-    const game = up.games[0]!;
-    const topic = gameTopic(game.league, game.id);
-    clock.advance(10 * 60_000);
-    const s = await open(up);
-    s.send({ op: 'C' });
-    const sid = (await s.waitFor((f) => f.op === 'C')).sid;
+    const { clock, up, topic, s, c } = await connected();
+    const sid = c.sid;
     up.faults.set('topic404=1');
     s.send({ op: 'S', sid, tc: topic });
     expect(await s.waitFor((f) => f.op === 'S')).toMatchObject({ rc: 404 });
