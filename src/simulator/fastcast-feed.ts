@@ -48,10 +48,15 @@ export function createGameFeed(game: SimulatedGame, now: number): GameFeed {
       const next = game.summaryText(at);
       if (next === text) return undefined;
       const nextDoc: unknown = JSON.parse(next);
-      const patch = fjp.compare(doc as object, nextDoc as object) as PatchOperation[];
+      const changes = fjp.compare(doc as object, nextDoc as object) as PatchOperation[];
       text = next;
       doc = nextDoc;
-      if (patch.length === 0) return undefined;
+      if (changes.length === 0) return undefined;
+      // A `test` first, as a publisher guarding against applying to the wrong document would: a
+      // client applying it to another game's document fails the whole patch.
+      const id = (nextDoc as { header?: { id?: unknown } }).header?.id;
+      const patch: PatchOperation[] =
+        id === undefined ? changes : [{ op: 'test', path: '/header/id', value: id }, ...changes];
       const published: FeedPatch = { patch, ts: at };
       since.push(published);
       if (since.length >= CHECKPOINT_EVERY) {
