@@ -47,7 +47,7 @@ describe('a daemon on push', () => {
     await upstream?.close();
   });
 
-  it('feeds a live game by push, shows it on /healthz, /v1/games/live, / and /metrics, and polls the summary only to reconcile', async () => {
+  it('feeds a live game by push, shows it on /healthz, /v1/games/live, / and /metrics, polls the summary only to reconcile, and polls it every interval while push is down', async () => {
     upstream = await startUpstream({
       simulate: { games: 1, seed: 5, leagues: ['mens'] },
       speed: 30,
@@ -98,6 +98,27 @@ describe('a daemon on push', () => {
     await new Promise((r) => setTimeout(r, 4000));
     expect(events.length).toBeGreaterThan(plays);
     expect(summaries() - before).toBeLessThanOrEqual(1);
+
+    // Push fails for good (every socket dropped, every new token refused): the game is polled
+    // every second again, from the next tick.
+    upstream.faults.set('dropsocket=1,expiredtoken=1');
+    const source = async (): Promise<string | undefined> => {
+      const health = (await (await fetch(`${url}/healthz`)).json()) as Health;
+      return health.pollers.find((p) => p.poller === 'summary')?.feed?.source;
+    };
+    await waitFor(async () => (await source()) === 'polling', 20_000, 'the game back on polling');
+    const polledFrom = summaries();
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(summaries() - polledFrom).toBeGreaterThanOrEqual(2);
+    // And back on push once FastCast answers again.
+    upstream.faults.set('');
+    await waitFor(fed, 20_000, 'the game back on push');
+    const seen = events.length;
+    await waitFor(() => events.length > seen, 20_000, 'events after the switches');
+    // Nothing repeated across the switches, and the log is gapless.
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     ws.close();
   });
 });
