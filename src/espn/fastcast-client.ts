@@ -76,6 +76,14 @@ export function createFastcastClient(
   let connecting = false;
   let heartbeat: NodeJS.Timeout | null = null;
 
+  // Jittered exponential backoff between connections; a `C` answered resets it.
+  const nextDelay = (): number =>
+    backoffDelay(attempt++, {
+      baseMs: options.backoffBaseMs,
+      maxMs: options.backoffMaxMs,
+      ...(options.random ? { random: options.random } : {}),
+    });
+
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
       timers.delete(t);
@@ -170,11 +178,7 @@ export function createFastcastClient(
       if (had) listener.lost(name, 'socket_closed', detail);
     }
     if (closed) return;
-    const delay = backoffDelay(attempt++, {
-      baseMs: options.backoffBaseMs,
-      maxMs: options.backoffMaxMs,
-      ...(options.random ? { random: options.random } : {}),
-    });
+    const delay = nextDelay();
     logger.warn({ reason, detail, retryInMs: delay }, 'FastCast connection lost; reconnecting');
     fastcastReconnects.inc({ reason });
     later(delay, connect);
@@ -249,7 +253,7 @@ export function createFastcastClient(
     } catch (error) {
       connecting = false;
       if (closed) return;
-      const delay = backoffDelay(attempt++, { baseMs: options.backoffBaseMs, maxMs: options.backoffMaxMs });
+      const delay = nextDelay();
       logger.warn({ err: (error as Error).message, retryInMs: delay }, 'FastCast discovery failed');
       fastcastReconnects.inc({ reason: 'error' });
       later(delay, () => void connect());
