@@ -87,6 +87,15 @@ function rawUpgrade(up: RunningUpstream, token: string, lines: string[]): Promis
 
 const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 
+/** `doc` with the patches of `frames` applied in turn (each to a copy). */
+function applyFrames(doc: any, frames: readonly FastcastFrame[]): any {
+  return frames.reduce(
+    (d, f) =>
+      fjp.applyPatch(d, decodePatchPayload(f.pl as string, 'test').patch as any, true, false).newDocument,
+    doc,
+  );
+}
+
 /** A synthetic game ten minutes in, and a socket connected to the simulator's FastCast (`C` answered). */
 async function connected() {
   const clock = new TestClock();
@@ -178,15 +187,8 @@ describe('FastCast in the simulator', () => {
       await s.waitFor((f) => f.op === 'P' && s.frames.filter((g) => g.op === 'P').length > seen);
     }
     const patches = s.frames.filter((f) => f.op === 'R' || f.op === 'P').sort((a, b) => a.mid! - b.mid!);
-    for (const f of patches) {
-      forms.add(JSON.parse(f.pl as string)['~c']);
-      doc = fjp.applyPatch(
-        doc,
-        decodePatchPayload(f.pl as string, 'test').patch as any,
-        true,
-        false,
-      ).newDocument;
-    }
+    for (const f of patches) forms.add(JSON.parse(f.pl as string)['~c']);
+    doc = applyFrames(doc, patches);
     expect(forms).toEqual(new Set([0, 1]));
     expect(doc).toEqual(JSON.parse(game.summaryText(clock.now())));
     // A later subscriber gets the latest checkpoint, then the patches since it as R frames.
@@ -194,19 +196,13 @@ describe('FastCast in the simulator', () => {
     late.send({ op: 'C' });
     late.send({ op: 'S', tc: topic });
     const lh = await late.waitFor((f) => f.op === 'H');
-    let lateDoc: any = (await getJson(lh.pl as string)).body;
+    const checkpoint: any = (await getJson(lh.pl as string)).body;
+    await late.waitFor((f) => f.op === 'R');
     await new Promise((r) => setTimeout(r, 100));
     const rs = late.frames.filter((f) => f.op === 'R');
     expect(rs.length).toBeGreaterThan(0);
     expect(rs.map((f) => f.mid)).toEqual(rs.map((_, i) => lh.mid! + 1 + i));
-    for (const f of rs)
-      lateDoc = fjp.applyPatch(
-        lateDoc,
-        decodePatchPayload(f.pl as string, 'test').patch as any,
-        true,
-        false,
-      ).newDocument;
-    expect(lateDoc).toEqual(doc);
+    expect(applyFrames(checkpoint, rs)).toEqual(doc);
     late.ws.close();
     await s.waitFor((f) => f.op === 'I' && f.pl === '0' && f.tc === topic, 3000);
     await s.waitFor((f) => f.op === 'B', 3000);
