@@ -1,7 +1,7 @@
 import { InvalidOptionsError } from '../src/core/errors.js';
 import type { CustodyTimings } from './custody.js';
 import { DEFAULT_PREVIOUS_DAY_UNTIL, parseEasternTime } from './date-seam.js';
-import type { EngineIntervals, EngineOptions } from './engine-types.js';
+import type { EngineIntervals, EngineOptions, EnginePush } from './engine-types.js';
 
 export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'backoffBaseMs'>> = {
   summaryMs: 3_000,
@@ -30,6 +30,8 @@ const ORPHAN_GRACE_FACTOR = 5;
 const RECONNECT_SPREAD_MS = 2_000;
 const OFFER_WAIT_POLLS = 2;
 export const DEFAULT_FINISHED_GAME_TTL_MS = 24 * 3_600_000;
+// While push is healthy the summary is only a check on it: four polls a minute instead of twenty.
+export const DEFAULT_RECONCILE_MS = 15_000;
 
 /** The intervals with defaults filled in; throws `InvalidOptionsError` naming a bad one. */
 export function resolveIntervals(options: EngineOptions): EngineIntervals {
@@ -80,4 +82,22 @@ export function custodyTimings(intervals: EngineIntervals): CustodyTimings {
  */
 export function resolvePreviousDayUntil(options: EngineOptions): number {
   return parseEasternTime(options.previousDayUntil ?? DEFAULT_PREVIOUS_DAY_UNTIL, 'previousDayUntil');
+}
+
+/** The push options with the reconciliation interval resolved. */
+export interface ResolvedPush {
+  readonly connect: EnginePush['connect'];
+  readonly reconcileMs: number;
+}
+
+/** The push options resolved; null when push is off. */
+export function resolvePush(options: EngineOptions): ResolvedPush | null {
+  if (options.push === undefined) return null;
+  const reconcileMs = options.push.reconcileMs ?? DEFAULT_RECONCILE_MS;
+  if (!Number.isFinite(reconcileMs) || reconcileMs <= 0) {
+    throw new InvalidOptionsError(
+      `push.reconcileMs must be a positive number of ms, got ${String(reconcileMs)}`,
+    );
+  }
+  return { connect: options.push.connect, reconcileMs };
 }

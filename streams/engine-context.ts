@@ -3,7 +3,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { Bus } from '../src/bus/types.js';
 import type { Logger } from '../src/core/log.js';
 import type { CustodyTimings } from './custody.js';
-import { custodyTimings } from './engine-config.js';
+import { custodyTimings, type ResolvedPush } from './engine-config.js';
 import type { EngineIntervals, EngineOptions } from './engine-types.js';
 import { createPollerBook, type PollerBook } from './poller-status.js';
 
@@ -20,6 +20,8 @@ export interface EngineContext {
   readonly timings: CustodyTimings;
   readonly finishedGameTtlMs: number;
   readonly book: PollerBook;
+  /** FastCast for live games, with the reconciliation interval resolved; null: polling only. */
+  readonly push: ResolvedPush | null;
   /** Aborted by `close()`: every upstream call in flight stops. */
   readonly signal: AbortSignal;
   now(): number;
@@ -45,6 +47,8 @@ export interface EngineContextOptions {
   intervals: EngineIntervals;
   instanceId: string;
   finishedGameTtlMs: number;
+  /** Default null: polling only. */
+  push?: EngineContext['push'];
   /** Jitter source in [0, 1). */
   random: () => number;
 }
@@ -66,6 +70,7 @@ export function createEngineContext(options: EngineContextOptions): EngineRuntim
     instanceId: options.instanceId,
     timings: custodyTimings(intervals),
     finishedGameTtlMs: options.finishedGameTtlMs,
+    push: options.push ?? null,
     book: createPollerBook({ logger, now, random: options.random, backoffMaxMs: intervals.backoffMaxMs }),
     signal: abort.signal,
     now,

@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Bus } from '../src/bus/types.js';
+import type { FastcastClient, FastcastListener } from '../src/espn/fastcast-client.js';
 import type { CourtsideClient } from '../src/client/client.js';
 import type { League } from '../src/core/leagues.js';
 import type { Logger } from '../src/core/log.js';
@@ -52,6 +53,28 @@ export interface EngineOptions {
   logger?: Logger;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;
+  /**
+   * Live games over FastCast, ESPN's push service, with the summary poll as reconciliation and
+   * safety net. Absent: every game is polled, as without push.
+   */
+  push?: EnginePush;
+}
+
+export interface EnginePush {
+  /** Opens the push client that reports to `listener` (one socket for every game). */
+  connect(listener: FastcastListener): Pick<FastcastClient, 'subscribe' | 'unsubscribe' | 'close'>;
+  /** While push is healthy, the summary is polled this often for reconciliation; default 15 s. */
+  reconcileMs?: number;
+}
+
+/** How a game is fed, for status pages (present only when push is on). */
+export interface PushFeedStatus {
+  source: 'push' | 'polling';
+  /** push-health.ts: polling, push, resyncing or fallen-back. */
+  state: string;
+  /** Since when, ISO 8601. */
+  since: string;
+  reason: string;
 }
 
 export type PollerState = 'idle' | 'polling' | 'backoff' | 'standby' | 'stopped';
@@ -73,6 +96,8 @@ export interface PollerStatus {
   failures: number;
   /** Current backoff delay while in `backoff`, else null. */
   backoffMs: number | null;
+  /** Summary pollers with push on: whether the game is fed by push or by polling, since when. */
+  feed?: PushFeedStatus;
 }
 
 export interface Engine {

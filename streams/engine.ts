@@ -7,7 +7,12 @@ import { InvalidOptionsError } from '../src/core/errors.js';
 import { isLeague, type League } from '../src/core/leagues.js';
 import { silentLogger } from '../src/core/log.js';
 import type { GameEvent, GameSnapshot } from '../src/model/events.js';
-import { resolveFinishedGameTtl, resolveIntervals, resolvePreviousDayUntil } from './engine-config.js';
+import {
+  resolveFinishedGameTtl,
+  resolveIntervals,
+  resolvePreviousDayUntil,
+  resolvePush,
+} from './engine-config.js';
 import { createEngineContext } from './engine-context.js';
 import type { Engine, EngineOptions, PollerStatus } from './engine-types.js';
 import { createLiveGames } from './live-games.js';
@@ -56,6 +61,7 @@ export function createEngine(options: EngineOptions): Engine {
     intervals,
     instanceId,
     finishedGameTtlMs,
+    push: resolvePush(options),
     random: options.random ?? Math.random,
   });
   const games = createLiveGames(ctx, leagues, (event) => subject.next(event));
@@ -85,6 +91,7 @@ export function createEngine(options: EngineOptions): Engine {
         stopWatchingLoss();
         for (const b of boards.values()) b.stop();
         const held = games.stopAll();
+        await games.closePush();
         // In-flight polls were aborted; a bus call may still hang, so wait a bounded time only.
         await ctx.drain(CLOSE_WAIT_MS);
         await Promise.allSettled(held.map((key) => bus.releaseLease(key, instanceId)));

@@ -17,6 +17,8 @@ import {
 import type { EngineContext } from './engine-context.js';
 import type { PollerStatus } from './engine-types.js';
 import { errorInfo, newStatus } from './poller-status.js';
+import { createPushFeed } from './push-feed.js';
+import { newPushState } from './push-state.js';
 import { createSummaryPollers, type GameTracker } from './summary-poller.js';
 
 /** What the scoreboard poller tells about one game it listed. */
@@ -47,6 +49,8 @@ export interface LiveGames {
   stopAll(): GameKey[];
   /** Updates the tracked-games gauge. */
   refreshGauge(): void;
+  /** Closes the push client, if push is on. */
+  closePush(): Promise<void>;
 }
 
 export const gameKeyOf = (league: League, gameId: string): string => `${league}:${gameId}`;
@@ -65,11 +69,14 @@ export function createLiveGames(
   // When this instance's bus last found that Redis lost its data (null: never).
   let dataLostAt: number | null = null;
 
+  const push =
+    ctx.push && createPushFeed(ctx, ctx.push, (league, gameId) => trackers.get(gameKeyOf(league, gameId)));
   const pollers = createSummaryPollers(ctx, {
     storeLostData: offerEveryCopy,
     dataLostAt: () => dataLostAt,
     emit,
     changed: refreshGauge,
+    running: (t, running) => (running ? push?.want(t) : push?.forget(t)),
   });
 
   function refreshGauge(): void {
@@ -128,7 +135,9 @@ export function createLiveGames(
           custody: INITIAL_CUSTODY,
           postPolls: 0,
           status: newStatus('summary', league, gameId, ctx.intervals.summaryMs),
+          push: ctx.push ? newPushState(now()) : null,
         };
+        if (t.push) t.status.feed = t.push.status;
         trackers.set(k, t);
       } else {
         t.scheduled = scheduled;
@@ -163,7 +172,8 @@ export function createLiveGames(
     statuses() {
       const out: PollerStatus[] = [];
       for (const t of trackers.values())
-        if (t.sub !== null || t.status.state !== 'idle') out.push({ ...t.status });
+        if (t.sub !== null || t.status.state !== 'idle')
+          out.push(t.status.feed ? { ...t.status, feed: { ...t.status.feed } } : { ...t.status });
       return out;
     },
     stopAll() {
@@ -178,5 +188,6 @@ export function createLiveGames(
       return held;
     },
     refreshGauge,
+    closePush: () => push?.close() ?? Promise.resolve(),
   };
 }

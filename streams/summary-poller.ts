@@ -1,4 +1,4 @@
-import { catchError, defer, exhaustMap, map, takeWhile, timer, type Subscription } from 'rxjs';
+import { catchError, defer, exhaustMap, map, merge, takeWhile, timer, type Subscription } from 'rxjs';
 import type { CopyOffer, GameKey } from '../src/bus/types.js';
 import { eventsEmitted, pollLag } from '../src/core/metrics.js';
 import type { GameEvent, PlayRow } from '../src/model/events.js';
@@ -29,6 +29,9 @@ import { diffSummary } from './game-diff.js';
 import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './game-state.js';
 import type { RawPlay } from './play-fingerprint.js';
 import { errorInfo } from './poller-status.js';
+import { checkResync, pollDue, reconciled, wantReconcile } from './push-health.js';
+import { setHealth, type PushState } from './push-state.js';
+import { reconcileSummary } from './summary-merge.js';
 
 /** One game this instance knows from a scoreboard: its listing, its poller and its custody. */
 export interface GameTracker {
@@ -43,6 +46,8 @@ export interface GameTracker {
   /** Polls in a row that saw the game over. */
   postPolls: number;
   readonly status: PollerStatus;
+  /** The game's push feed; null when push is off. */
+  readonly push: PushState | null;
 }
 
 type PollOutcome = 'continue' | 'stop';
@@ -56,6 +61,8 @@ export interface SummaryPollerHooks {
   emit(event: GameEvent): void;
   /** A poller started or stopped, or a game changed state (for the tracked-games gauge). */
   changed(): void;
+  /** The game's poller started (true) or stopped (false): its push topic is wanted or not. */
+  running?(t: GameTracker, running: boolean): void;
 }
 
 export interface SummaryPollers {
@@ -176,16 +183,47 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     // Only a poll that outlived its poller (stopped meanwhile by the scoreboard) finds it gone.
     if (diffState === null) return 'continue';
     t.custody = hold(t.custody, diffState);
-    const raw = await client.call(
-      `${key.league}_summary`,
-      { event_id: key.gameId },
-      { returnParsed: false, fresh: true, signal: ctx.signal },
-    );
+    const where = `${key.league}_summary?event=${key.gameId}`;
+    const push = t.push;
+    let raw: unknown;
+    let pushed = false;
+    if (push?.pending) {
+      // A document push delivered: the same diff as a polled summary, without a request.
+      push.pending = false;
+      raw = push.doc;
+      pushed = true;
+    } else {
+      if (push) {
+        setHealth(push, checkResync(push.health, now(), intervals.summaryMs), key, logger);
+        if (!pollDue(push.health, now(), push.lastPollAt, ctx.push?.reconcileMs ?? 0)) {
+          // Push is healthy: the lease is renewed, the summary waits for its reconciliation.
+          ctx.book.succeeded(status);
+          status.state = 'polling';
+          return 'continue';
+        }
+      }
+      const polled = await client.call(
+        `${key.league}_summary`,
+        { event_id: key.gameId },
+        { returnParsed: false, fresh: true, signal: ctx.signal },
+      );
+      raw = polled;
+      if (push) {
+        push.lastPollAt = now();
+        setHealth(push, reconciled(push.health), key, logger);
+        if (push.doc !== undefined) {
+          // The site API's CDN can lag push: an older summary never takes back what push delivered.
+          const merged = reconcileSummary(push.doc, polled, where);
+          raw = merged.doc;
+          if (merged.pollWins && push.health.name !== 'push') push.doc = undefined;
+        }
+      }
+    }
     if (ctx.isClosed() || copyOf(t.custody) !== diffState) return ctx.isClosed() ? 'stop' : 'continue';
     const result = diffSummary(diffState, raw, {
       now: now(),
       toRows,
-      where: `${key.league}_summary?event=${key.gameId}`,
+      where,
       ...(t.rowFresh ? { scoreboardRow: t.row } : {}),
     });
     if (result.kind === 'stale') {
@@ -216,14 +254,23 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     }
     pollLag.observe({ league: key.league, poller: 'summary' }, Math.max(0, now() - due) / 1000);
     if (result.header.state === 'post') {
-      t.postPolls++;
-      // One more poll after `post`: ESPN corrects final scores and plays in the moments after the
-      // end, and the second poll catches what the first missed.
-      if (t.postPolls >= 2) return 'stop';
+      // The end is confirmed by polling the summary, at the normal interval, push or not: ESPN
+      // corrects final scores and plays in the moments after the end, and the second poll
+      // catches what the first missed.
+      if (push) setHealth(push, wantReconcile(push.health), key, logger);
+      if (!pushed && ++t.postPolls >= 2) return 'stop';
     } else {
       t.postPolls = 0;
     }
     return 'continue';
+  }
+
+  /** A poll, then every push document that arrived meanwhile (a wake-up during a poll is dropped). */
+  async function pollThenPushed(t: GameTracker, due: number): Promise<PollOutcome> {
+    let outcome = await pollGame(t, due);
+    while (outcome === 'continue' && t.push?.pending === true && !ctx.isClosed())
+      outcome = await pollGame(t, now());
+    return outcome;
   }
 
   function start(t: GameTracker): void {
@@ -233,11 +280,12 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     t.status.failures = 0;
     t.status.backoffMs = null;
     logger.info({ ...t.key }, 'summary poller started');
-    const sub = timer(0, intervals.summaryMs, ctx.scheduler)
+    const ticks = timer(0, intervals.summaryMs, ctx.scheduler);
+    const sub = (t.push ? merge(ticks, t.push.wake) : ticks)
       .pipe(
         exhaustMap(() => {
           const due = now();
-          return defer(() => ctx.track(pollGame(t, due))).pipe(
+          return defer(() => ctx.track(pollThenPushed(t, due))).pipe(
             catchError((error: unknown) => {
               const delay = ctx.book.failed(t.status, error, intervals.backoffBaseMs);
               // Whether or not Redis answers: a copy we no longer hold goes when it is stale.
@@ -250,14 +298,19 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
       )
       .subscribe({ complete: () => finish(t) });
     // A synchronous completion (closed meanwhile) already ran finish.
-    if (!sub.closed) t.sub = sub;
+    if (!sub.closed) {
+      t.sub = sub;
+      hooks.running?.(t, true);
+    }
     hooks.changed();
   }
 
   function finish(t: GameTracker): void {
     t.sub?.unsubscribe();
+    const wasRunning = t.sub !== null;
     t.sub = null;
     t.status.state = 'stopped';
+    if (wasRunning) hooks.running?.(t, false);
     const finished = copyOf(t.custody)?.meta.ended === true;
     if (isHolding(t.custody) && !ctx.isClosed()) {
       const key = t.key;

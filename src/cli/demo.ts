@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../daemon/config.js';
 import { createDaemon } from '../daemon/daemon.js';
+import { loadPushConfig } from '../daemon/push-config.js';
 import { InvalidOptionsError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream, type SimulatedGame } from '../simulator/index.js';
@@ -93,7 +94,12 @@ async function runDemo(options: DemoOptions): Promise<void> {
       logLevel: options.logLevel,
     },
   });
-  const daemon = createDaemon(config, { logger });
+  // The simulator plays FastCast too: the demo's games are pushed, as ESPN's are (COURTSIDE_PUSH=off polls).
+  const push =
+    upstream.fastcastUrl === null
+      ? null
+      : loadPushConfig({ env: { ...process.env, COURTSIDE_FASTCAST_URL: upstream.fastcastUrl } });
+  const daemon = createDaemon(config, { logger, push });
   try {
     await daemon.start();
   } catch (err) {

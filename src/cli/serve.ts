@@ -2,6 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../daemon/config.js';
 import { createDaemon, type Daemon } from '../daemon/daemon.js';
+import { loadPushConfig, type PushConfig, type PushFlags } from '../daemon/push-config.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { loadRuleSettings, type RuleSettings } from '../../workers/rules-file.js';
@@ -63,6 +64,12 @@ export function registerServe(program: Command): void {
       '--rules <file>',
       "the lower thirds' rules: the `rules` of an alert rules file, JSON or YAML (COURTSIDE_RULES; default: every rule)",
     )
+    .option('--push <on|off>', "live games over FastCast, ESPN's push service (COURTSIDE_PUSH, default on)")
+    .option('--fastcast-url <url>', "FastCast's discovery URL (COURTSIDE_FASTCAST_URL, default ESPN's)")
+    .option(
+      '--reconcile-interval <ms>',
+      'summary poll of a game fed by push (COURTSIDE_RECONCILE_MS, default 15000)',
+    )
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .option(
       '--wait-replicas <n>',
@@ -101,7 +108,7 @@ export function registerServe(program: Command): void {
 }
 
 /** `serve`'s flags: the daemon's configuration, and the rules file its lower thirds follow. */
-export type ServeFlags = ConfigFlags & { rules?: string };
+export type ServeFlags = ConfigFlags & PushFlags & { rules?: string };
 
 export async function runServe(
   flags: ServeFlags,
@@ -109,8 +116,10 @@ export async function runServe(
 ): Promise<Daemon | undefined> {
   let config;
   let momentRules: RuleSettings | undefined;
+  let push: PushConfig | null;
   try {
     config = loadConfig({ env, flags });
+    push = loadPushConfig({ env, flags });
     const rulesFile = flags.rules ?? (env.COURTSIDE_RULES || undefined);
     if (rulesFile !== undefined) momentRules = await readMomentRules(rulesFile);
     // Before anything connects: the bus, the producer and the health check would each retry it.
@@ -122,7 +131,7 @@ export async function runServe(
   const logger = createLogger({ level: config.logLevel });
   installCrashGuards(logger);
 
-  const daemon = createDaemon(config, { logger, ...(momentRules ? { momentRules } : {}) });
+  const daemon = createDaemon(config, { logger, push, ...(momentRules ? { momentRules } : {}) });
   try {
     await daemon.start();
   } catch (err) {

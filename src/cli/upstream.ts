@@ -21,6 +21,7 @@ interface UpstreamFlags {
   faults?: string;
   leagues?: string;
   espnRules?: string;
+  push?: string;
 }
 
 const EXAMPLES = `
@@ -65,6 +66,10 @@ export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions 
     options.fixturesDir = flags.fixtures;
   }
   if (flags.faults) options.faults = flags.faults;
+  if (flags.push !== undefined && flags.push !== 'on' && flags.push !== 'off') {
+    throw new CourtsideError('INVALID_OPTIONS', `--push: "${flags.push}" is invalid; expected on or off`);
+  }
+  if (flags.push === 'off') options.push = false;
   if (flags.espnRules !== undefined) {
     if (!ESPN_RULES.includes(flags.espnRules as EspnRules)) {
       throw new CourtsideError(
@@ -112,6 +117,11 @@ export function registerUpstream(program: Command): void {
       'which ESPN to play: 2026 (ranges refused, limit > 500 cut to 25, blocked agents) or legacy',
       '2026',
     )
+    .option(
+      '--push <on|off>',
+      "play FastCast, ESPN's push service, beside the site API (off: polling only)",
+      'on',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: UpstreamFlags) => {
       const logger = createLogger({ name: 'courtside-upstream' });
@@ -128,6 +138,8 @@ export function registerUpstream(program: Command): void {
       });
       if (!upstream) return;
       process.stdout.write(`upstream listening on ${upstream.url}\n`);
+      if (upstream.fastcastUrl !== null)
+        logger.info({ discovery: upstream.fastcastUrl }, 'FastCast discovery (COURTSIDE_FASTCAST_URL)');
       const synthetic = upstream.games.filter((game) => game.synthetic).length;
       if (synthetic > 0) {
         process.stdout.write(

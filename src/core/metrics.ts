@@ -172,3 +172,44 @@ export const instanceRole = registered(
   'Always 1, labelled with the role of this process (all, poller or gateway)',
   ['role'],
 );
+
+export const fastcastFrames = registered(
+  Counter,
+  'courtside_fastcast_frames_total',
+  'FastCast frames received, by op (C, S, H, R, P, I, B, other)',
+  ['op'],
+);
+
+export const fastcastBytes = registered(
+  Counter,
+  'courtside_fastcast_bytes_total',
+  'Bytes received from FastCast: frames and checkpoints',
+  ['kind'],
+);
+
+export const fastcastApplyErrors = registered(
+  Counter,
+  'courtside_fastcast_apply_errors_total',
+  'FastCast patches that did not apply or could not be decoded (the document is kept and resynced)',
+);
+
+export const fastcastResyncs = registered(
+  Counter,
+  'courtside_fastcast_resyncs_total',
+  'Topics resynced from a fresh checkpoint, by reason (mid_gap, bad_patch, bad_payload)',
+  ['reason'],
+);
+
+export const fastcastReconnects = registered(
+  Counter,
+  'courtside_fastcast_reconnects_total',
+  'FastCast connections opened again, by reason (closed, silent, refused, error)',
+  ['reason'],
+);
+
+export const fastcastPushLag = new Histogram({
+  name: 'courtside_fastcast_push_lag_seconds',
+  help: "Delay between a FastCast patch's publication time (its ts) and its receipt",
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+  registers: [registry],
+});

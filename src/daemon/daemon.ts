@@ -10,6 +10,9 @@ import { bullPrefix, createRedisConnection, EVENTS_QUEUE, WEBHOOKS_QUEUE } from 
 import { createBus } from '../bus/index.js';
 import type { Bus } from '../bus/types.js';
 import { describeConfig, type Config } from './config.js';
+import type { PushConfig } from './push-config.js';
+import { createFastcastClient } from '../espn/fastcast-client.js';
+import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
@@ -62,6 +65,11 @@ export interface DaemonOptions {
   closeTimeoutMs?: number;
   /** The lower thirds' rule settings when a page names none (default: every rule, its defaults). */
   momentRules?: RuleSettings;
+  /**
+   * Live games over FastCast, with the summary poll as reconciliation and safety net; absent or
+   * null: polling only. `courtside serve` turns it on unless COURTSIDE_PUSH=off (push-config.ts).
+   */
+  push?: PushConfig | null;
 }
 
 // SIGTERM must end the process within 5 s (orchestrators kill after that); 4.5 s leaves room to exit.
@@ -110,6 +118,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     intervals: { summaryMs: config.summaryIntervalMs },
     finishedGameTtlMs: config.finishedGameTtlS * 1_000,
     previousDayUntil: config.previousDayUntil,
+    ...(options.push ? { push: enginePush(options.push, logger) } : {}),
     // The engine names itself in its logs (component: engine).
     logger,
   });
@@ -155,6 +164,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
             snapshots: engine.snapshots,
             health,
             upstream: tracker,
+            ...(options.push ? { feeds: () => feedsOf(engine.status()) } : {}),
             auth: config.tokens.length > 0,
             logger: logger.child({ component: 'http' }),
             beforeMetricsScrape,
@@ -376,4 +386,42 @@ function createPinger(url: string, logger: Logger): { ping(): Promise<number>; c
       redis.disconnect();
     },
   };
+}
+
+// FastCast's timeouts and backoff: a socket lost is looked for again within a few seconds (the
+// games are polled meanwhile), and at most once a minute while FastCast stays away.
+const FASTCAST_TIMEOUT_MS = 5_000;
+const FASTCAST_BACKOFF_BASE_MS = 1_000;
+const FASTCAST_BACKOFF_MAX_MS = 60_000;
+// A topic FastCast does not know now (404) is asked for again after this long.
+const FASTCAST_RETRY_TOPIC_MS = 30_000;
+// Fresh checkpoints of one game at most this often: a patch that keeps failing must not loop.
+const FASTCAST_RESYNC_MIN_MS = 2_000;
+
+function enginePush(push: PushConfig, logger: Logger): EnginePush {
+  return {
+    reconcileMs: push.reconcileMs,
+    connect: (listener) =>
+      createFastcastClient(
+        {
+          discoveryUrl: push.fastcastUrl,
+          userAgent: push.userAgent,
+          origin: push.origin,
+          timeoutMs: FASTCAST_TIMEOUT_MS,
+          backoffBaseMs: FASTCAST_BACKOFF_BASE_MS,
+          backoffMaxMs: FASTCAST_BACKOFF_MAX_MS,
+          retryTopicMs: FASTCAST_RETRY_TOPIC_MS,
+          resyncMinMs: FASTCAST_RESYNC_MIN_MS,
+          logger: logger.child({ component: 'fastcast' }),
+        },
+        listener,
+      ),
+  };
+}
+
+/** Each game's feed from the engine's statuses, by `league:gameId`. */
+function feedsOf(statuses: readonly PollerStatus[]): Map<string, PushFeedStatus> {
+  const out = new Map<string, PushFeedStatus>();
+  for (const s of statuses) if (s.feed && s.gameId !== null) out.set(`${s.league}:${s.gameId}`, s.feed);
+  return out;
 }

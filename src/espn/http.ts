@@ -430,7 +430,7 @@ function createLane(connections: number): LaneState {
   };
 }
 
-async function readBody(
+export async function readBody(
   body: Dispatcher.ResponseData['body'],
   encoding: string | undefined,
   url: string,

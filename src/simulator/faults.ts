@@ -29,6 +29,20 @@ export interface FaultSpec {
   rescore?: number;
   /** Fixed added delay in ms before every answer. */
   latency?: number;
+  /** Probability, per FastCast patch frame, of the frame being lost (its `mid` is skipped). */
+  lostframe?: number;
+  /** Probability, per FastCast patch frame, of a patch that cannot apply to the document. */
+  badpatch?: number;
+  /** Probability, per FastCast patch frame, of the socket being closed instead. */
+  dropsocket?: number;
+  /** Probability, per FastCast subscription, of the topic being answered 404. */
+  topic404?: number;
+  /** Probability, per FastCast connection, of its token being refused as expired. */
+  expiredtoken?: number;
+  /** Probability, per FastCast patch frame, of the socket going silent (no frames, no pings). */
+  silentsocket?: number;
+  /** Delay in ms by which the site summary lags the FastCast document (a CDN's cache). */
+  cdnlag?: number;
 }
 
 export interface FaultController {
@@ -47,11 +61,32 @@ export interface FaultController {
 
 /** The faults that change a live game's plays, drawn per summary response. */
 export type PlayFault = 'correct' | 'remove' | 'insert' | 'rescore';
+/** The faults of the FastCast socket, drawn per frame, subscription or connection. */
+export type PushFault =
+  'lostframe' | 'badpatch' | 'dropsocket' | 'topic404' | 'expiredtoken' | 'silentsocket';
 
 export type FaultDecision =
   { kind: 'error'; status: number; retryAfter?: number } | { kind: 'hang' } | { kind: 'malformed' };
 
-const KEYS = ['error', 'timeout', 'malformed', 'correct', 'remove', 'insert', 'rescore', 'latency'] as const;
+const KEYS = [
+  'error',
+  'timeout',
+  'malformed',
+  'correct',
+  'remove',
+  'insert',
+  'rescore',
+  'latency',
+  'lostframe',
+  'badpatch',
+  'dropsocket',
+  'topic404',
+  'expiredtoken',
+  'silentsocket',
+  'cdnlag',
+] as const;
+// Faults given in milliseconds rather than as a probability.
+const DELAYS: readonly string[] = ['latency', 'cdnlag'];
 // These are the 5xx statuses ESPN's edge answers with when it sheds load.
 const ERROR_STATUSES = [500, 502, 503, 504] as const;
 
@@ -74,7 +109,7 @@ export function parseFaultSpec(input: string | FaultSpec | undefined): FaultSpec
       throw new InvalidOptionsError(`faults: unknown fault "${key}"; expected one of ${KEYS.join(', ')}`);
     }
     const value = Number(raw);
-    const isLatency = key === 'latency';
+    const isLatency = DELAYS.includes(key);
     if (!Number.isFinite(value) || value < 0 || (!isLatency && value > 1)) {
       throw new InvalidOptionsError(
         `faults: ${key}=${String(raw)} is invalid; expected ${isLatency ? 'milliseconds >= 0' : 'a probability between 0 and 1'}`,
@@ -144,8 +179,11 @@ export class Faults implements FaultController {
     return undefined;
   }
 
-  /** Whether to apply a play correction / removal / insertion / rescore to this live summary response. */
-  roll(kind: PlayFault): boolean {
+  /**
+   * Whether to apply a play correction / removal / insertion / rescore to this live summary
+   * response, or a FastCast fault to this frame, subscription or connection.
+   */
+  roll(kind: PlayFault | PushFault): boolean {
     const p = this.current[kind] ?? 0;
     return p > 0 && this.random() < p;
   }
@@ -157,5 +195,9 @@ export class Faults implements FaultController {
 
   get latency(): number {
     return this.current.latency ?? 0;
+  }
+
+  get cdnLag(): number {
+    return this.current.cdnlag ?? 0;
   }
 }

@@ -5,6 +5,8 @@ import { LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { silentLogger } from '../core/log.js';
 import { isObject, obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
+import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { createFastcast } from './fastcast-server.js';
 import { Faults } from './faults.js';
 import { FixtureStore, fixturesProblem } from './fixture-store.js';
 import { createReplayGame } from './replay-game.js';
@@ -101,7 +103,18 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     throw new InvalidOptionsError(
       `espnRules: "${String(espnRules)}" is invalid; expected ${ESPN_RULES.join(' or ')}`,
     );
-  const sim = createSimulatorServer({ store, games, faults, log, clock, logger, espnRules });
+  const fastcast =
+    options.push === false ? undefined : createFastcast({ games, faults, clock, logger }, options.fastcast);
+  const sim = createSimulatorServer({
+    store,
+    games,
+    faults,
+    log,
+    clock,
+    logger,
+    espnRules,
+    ...(fastcast ? { fastcast } : {}),
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     sim.server.once('error', reject);
@@ -112,6 +125,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   });
   const { port } = sim.server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  fastcast?.attach(sim.server, () => url);
   logger.info({ url, games: games.length, recordings: store.size }, 'upstream simulator listening');
 
   let closing: Promise<void> | undefined;
@@ -131,7 +145,9 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
         if (i >= 0) games.splice(i, 1);
       }
     },
+    fastcastUrl: fastcast ? url + DISCOVERY_PATH : null,
     close() {
+      fastcast?.close();
       closing ??= new Promise<void>((resolve) => {
         sim.server.close(() => resolve());
         sim.destroyAll();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../core/log.js';
+import type { FastcastService } from './fastcast-server.js';
 import type { Faults } from './faults.js';
 import type { FixtureStore } from './fixture-store.js';
 import type { SimulatedGame } from './simulated-game.js';
@@ -20,6 +21,8 @@ export interface ServerDeps {
   readonly logger: Logger;
   /** Which ESPN to play (see `UpstreamOptions.espnRules`). */
   readonly espnRules: EspnRules;
+  /** FastCast's discovery and checkpoints, when the simulator plays push. */
+  readonly fastcast?: FastcastService;
 }
 
 export interface SimulatorServer {
@@ -60,6 +63,7 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (deps.fastcast?.handle(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://simulator');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
@@ -120,7 +124,9 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
       send(404, JSON.stringify({ code: 404, message: `no such path: ${url.pathname}` }));
       return;
     }
-    const now = deps.clock.now();
+    // A summary comes through the site API's CDN, which can lag FastCast's document.
+    const cdnLag = match.operation.name.endsWith('_summary') ? deps.faults.cdnLag : 0;
+    const now = deps.clock.now() - cdnLag;
     const params = clientParams(match, url.searchParams);
     const early = rules2026 ? answerBefore(match, params, deps.store, deps.games) : undefined;
     let resolved = early ?? resolve(match, params, deps.store, deps.games, now, deps.espnRules);

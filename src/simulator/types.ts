@@ -1,5 +1,6 @@
 import type { League } from '../core/leagues.js';
 import type { Logger } from '../core/log.js';
+import type { FastcastOptions } from './fastcast-server.js';
 import type { FaultController, FaultSpec } from './faults.js';
 import type { UpstreamRequestLog } from './request-log.js';
 import type { SimulatedGame } from './simulated-game.js';
@@ -41,6 +42,13 @@ export interface UpstreamOptions {
    * `'legacy'`: the ESPN of before, for tests of the old behaviour.
    */
   espnRules?: EspnRules;
+  /**
+   * Plays FastCast, ESPN's push service, beside the site API (default true): discovery at
+   * `/public/websockethost`, the socket, checkpoints, a topic per game. False: polling only.
+   */
+  push?: boolean;
+  /** FastCast's timings (heartbeat, publication tick, token lifetime). */
+  fastcast?: FastcastOptions;
   logger?: Logger;
 }
 
@@ -62,5 +70,7 @@ export interface RunningUpstream {
   addSlate(simulate: SimulateOptions, startAt: number): readonly SimulatedGame[];
   /** Stops serving these games: their ids are answered as unknown from then on. */
   removeGames(games: readonly SimulatedGame[]): void;
+  /** FastCast's discovery URL (`<url>/public/websockethost`), or null when push is off. */
+  readonly fastcastUrl: string | null;
   close(): Promise<void>;
 }

@@ -3,6 +3,8 @@ import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import { createClient } from '../../src/client/client.js';
 import type { League } from '../../src/core/leagues.js';
+import { silentLogger } from '../../src/core/log.js';
+import { createFastcastClient, type FastcastListener } from '../../src/espn/fastcast-client.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -162,6 +164,8 @@ export async function replayLive(options: {
   faults?: string;
   bus?: Bus;
   summaryMs?: number;
+  /** Live games over the simulator's FastCast, reconciled by a summary poll every `reconcileMs`. */
+  push?: { reconcileMs: number };
 }): Promise<LiveReplay> {
   const { files, cleanup } = options;
   const sim = await startUpstream({
@@ -186,6 +190,28 @@ export async function replayLive(options: {
     leagues: [...new Set(files.map((f) => f.league))] as League[],
     bus,
     allowFastIntervals: true,
+    ...(options.push
+      ? {
+          push: {
+            reconcileMs: options.push.reconcileMs,
+            connect: (listener: FastcastListener) =>
+              createFastcastClient(
+                {
+                  discoveryUrl: sim.fastcastUrl as string,
+                  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
+                  origin: 'https://www.espn.com',
+                  timeoutMs: 1000,
+                  backoffBaseMs: 20,
+                  backoffMaxMs: 200,
+                  retryTopicMs: 100,
+                  resyncMinMs: 20,
+                  logger: silentLogger,
+                },
+                listener,
+              ),
+          },
+        }
+      : {}),
     intervals: {
       summaryMs: options.summaryMs ?? 100,
       scoreboardLiveMs: 200,

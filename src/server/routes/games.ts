@@ -3,6 +3,13 @@ import { isLeague } from '../../core/leagues.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
+import type { PushFeedStatus } from '../../../streams/engine-types.js';
+
+/** How this instance feeds each game it holds (`league:gameId`): push or polling, since when. */
+export type GameFeeds = () => ReadonlyMap<string, PushFeedStatus>;
+
+/** A live game, with how it is fed when this instance feeds it and push is on. */
+export type LiveGame = GameSnapshot & { feed?: PushFeedStatus };
 
 /**
  * `GET /v1/games/live` (snapshots of the games in progress) and `GET /v1/games/<league>/<id>`
@@ -15,6 +22,8 @@ export interface GamesRouteOptions {
    * a quiet night from an upstream this instance cannot reach.
    */
   upstream?: { health(): UpstreamHealth };
+  /** With push on: each game's feed, added to its entry in `/v1/games/live`. */
+  feeds?: GameFeeds;
 }
 
 const GAME_PATH = /^\/v1\/games\/([^/]+)\/([^/]+)$/;
@@ -23,10 +32,16 @@ const GAME_ID = /^[A-Za-z0-9-]{1,64}$/;
 const LIVE_CACHE = 'no-cache';
 
 /** The games in progress (state `in`), by league and id: what `/v1/games/live` and `/` list. */
-export async function liveGames(snapshots: SnapshotSource): Promise<GameSnapshot[]> {
-  return (await snapshots.list())
+export async function liveGames(snapshots: SnapshotSource, feeds?: GameFeeds): Promise<LiveGame[]> {
+  const games = (await snapshots.list())
     .filter((g) => g.state === 'in')
     .sort((a, b) => a.league.localeCompare(b.league) || a.gameId.localeCompare(b.gameId));
+  if (!feeds) return games;
+  const known = feeds();
+  return games.map((g) => {
+    const feed = known.get(`${g.league}:${g.gameId}`);
+    return feed ? { ...g, feed } : g;
+  });
 }
 
 export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
@@ -40,7 +55,7 @@ export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
       return true;
     }
     if (path === '/v1/games/live') {
-      const games = await liveGames(options.snapshots);
+      const games = await liveGames(options.snapshots, options.feeds);
       const body = options.upstream ? { games, upstream: options.upstream.health() } : { games };
       sendBody(req, res, JSON.stringify(body), { contentType: JSON_TYPE, cacheControl: LIVE_CACHE });
       return true;

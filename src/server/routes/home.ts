@@ -2,7 +2,7 @@ import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
 import type { InstanceRole } from '../../core/role.js';
 import { PROJECT_URL, VERSION } from '../../core/version.js';
 import { sendError, type RouteHandler } from '../http-types.js';
-import { liveGames } from './games.js';
+import { liveGames, type GameFeeds, type LiveGame } from './games.js';
 import { isRead, sendBody } from './respond.js';
 import { OFFLINE_HINT, upstreamName } from './upstream-notice.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
@@ -18,6 +18,8 @@ export interface HomeRouteOptions {
   upstream?: { readonly url: string; health(): UpstreamHealth };
   /** Shown under the title, so a person reaching one instance behind a balancer knows which kind. */
   role?: InstanceRole;
+  /** With push on: how each game is fed, shown beside its status. */
+  feeds?: GameFeeds;
 }
 
 /** The documents under `docs/` a newcomer reads, most useful first (a test keeps it in step with the folder). */
@@ -73,7 +75,7 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
       return true;
     }
     const [games, finished] = await Promise.all([
-      liveGames(options.snapshots),
+      liveGames(options.snapshots, options.feeds),
       finishedGames(options.snapshots),
     ]);
     // A browser cannot send a header: a token that came in the query goes on with every link.
@@ -115,7 +117,7 @@ function gameTable(games: readonly GameSnapshot[], link: (path: string) => strin
 }
 
 function renderHome(view: {
-  games: readonly GameSnapshot[];
+  games: readonly LiveGame[];
   finished: readonly GameSnapshot[];
   upstream: { url: string; health: UpstreamHealth } | undefined;
   link: (path: string) => string;
@@ -162,8 +164,9 @@ ${finished}<h2>Endpoints</h2>
 `;
 }
 
-function gameRow(g: GameSnapshot, link: (path: string) => string): string {
-  const status = g.status.detail ?? g.status.description ?? '';
+function gameRow(g: LiveGame, link: (path: string) => string): string {
+  const detail = g.status.detail ?? g.status.description ?? '';
+  const status = g.feed ? `${detail} · ${g.feed.source} since ${g.feed.since.slice(11, 19)} UTC` : detail;
   const team = (t: GameSnapshot['teams']['home']) =>
     `<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
   const path = `${g.league}/${encodeURIComponent(g.gameId)}`;

@@ -2,7 +2,7 @@ import type { SnapshotSource } from '../../model/events.js';
 import type { Logger } from '../../core/log.js';
 import type { InstanceRole } from '../../core/role.js';
 import type { RouteHandler } from '../http-types.js';
-import { createGamesRoute } from './games.js';
+import { createGamesRoute, type GameFeeds } from './games.js';
 import { createHealthRoute, type HealthRouteOptions } from './health.js';
 import { createHomeRoute } from './home.js';
 import { createMetricsRoute } from './metrics.js';
@@ -31,12 +31,17 @@ export function createApiRoutes(options: {
   health: HealthRouteOptions;
   /** The polls' view of the upstream, shown by `/v1/games/live` and the home page. */
   upstream?: { readonly url: string; health(): UpstreamHealth };
+  /** With push on: how each game is fed (`/v1/games/live`, the home page). */
+  feeds?: GameFeeds;
   auth?: boolean;
   logger?: Logger;
   beforeMetricsScrape?: () => Promise<void>;
   role?: InstanceRole;
 }): RouteHandler[] {
-  const upstream = options.upstream ? { upstream: options.upstream } : {};
+  const upstream = {
+    ...(options.upstream ? { upstream: options.upstream } : {}),
+    ...(options.feeds ? { feeds: options.feeds } : {}),
+  };
   return [
     createOpsRoute({
       client: options.client,

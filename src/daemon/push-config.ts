@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { InvalidConfigError } from '../core/errors.js';
+
+/**
+ * Configuration of live games over FastCast, ESPN's push service (docs/upstream.md, "FastCast").
+ * Read beside the main configuration, from the environment and `courtside serve`'s flags (flags
+ * win); every error names the variable or flag and the expected form.
+ */
+export interface PushConfig {
+  /** FastCast's discovery URL; `http://` gives a `ws://` socket, `https://` a `wss://` one. */
+  fastcastUrl: string;
+  /** User-Agent sent to FastCast: a browser's, as FastCast refuses others. */
+  userAgent: string;
+  /** Origin sent with the upgrade: FastCast refuses any but ESPN's site. */
+  origin: string;
+  /** While push is healthy, the summary is polled this often, for reconciliation only. */
+  reconcileMs: number;
+}
+
+export interface PushFlags {
+  push?: string;
+  fastcastUrl?: string;
+  reconcileInterval?: string | number;
+}
+
+export const DEFAULT_FASTCAST_URL = 'https://fastcast.semfs.engsvc.go.com/public/websockethost';
+// FastCast serves ESPN's own pages: it answers browsers (their agent and ESPN's origin), unlike the
+// site API, whose edge refuses browser agents and wants a named one.
+export const DEFAULT_FASTCAST_USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+export const DEFAULT_FASTCAST_ORIGIN = 'https://www.espn.com';
+export const DEFAULT_RECONCILE_MS = 15_000;
+const MIN_RECONCILE_MS = 1_000;
+
+const url = (form: string) =>
+  z.string().refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, form);
+
+const FIELDS = {
+  push: {
+    env: 'COURTSIDE_PUSH',
+    flag: '--push',
+    default: 'on',
+    schema: z.enum(['on', 'off'], { error: 'on or off' }),
+  },
+  fastcastUrl: {
+    env: 'COURTSIDE_FASTCAST_URL',
+    flag: '--fastcast-url',
+    default: DEFAULT_FASTCAST_URL,
+    schema: url(`an absolute http:// or https:// URL, e.g. ${DEFAULT_FASTCAST_URL}`),
+  },
+  userAgent: {
+    env: 'COURTSIDE_FASTCAST_USER_AGENT',
+    flag: undefined,
+    default: DEFAULT_FASTCAST_USER_AGENT,
+    schema: z.string().regex(/^[\x20-\x7e]{1,512}$/, '1-512 printable ASCII characters'),
+  },
+  origin: {
+    env: 'COURTSIDE_FASTCAST_ORIGIN',
+    flag: undefined,
+    default: DEFAULT_FASTCAST_ORIGIN,
+    schema: url(`an origin such as ${DEFAULT_FASTCAST_ORIGIN}`),
+  },
+  reconcileMs: {
+    env: 'COURTSIDE_RECONCILE_MS',
+    flag: '--reconcile-interval',
+    default: String(DEFAULT_RECONCILE_MS),
+    schema: z
+      .string()
+      .regex(/^[0-9]+$/, `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`)
+      .transform(Number)
+      .refine(
+        (n) => n >= MIN_RECONCILE_MS && n <= 3_600_000,
+        `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`,
+      ),
+  },
+} as const;
+
+const FLAG_OF: Record<string, keyof PushFlags> = {
+  push: 'push',
+  fastcastUrl: 'fastcastUrl',
+  reconcileMs: 'reconcileInterval',
+};
+
+/** The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source. */
+export function loadPushConfig(
+  options: { env?: NodeJS.ProcessEnv | Record<string, string | undefined>; flags?: PushFlags } = {},
+): PushConfig | null {
+  const env = options.env ?? process.env;
+  const flags = options.flags ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(FIELDS)) {
+    const flagKey = FLAG_OF[key];
+    const flagValue = flagKey !== undefined ? flags[flagKey] : undefined;
+    const envValue = env[field.env];
+    const [raw, from] =
+      flagValue !== undefined
+        ? [String(flagValue), field.flag ?? key]
+        : envValue !== undefined && envValue !== ''
+          ? [envValue, field.env]
+          : [field.default, `${field.env} (default)`];
+    const parsed = (field.schema as z.ZodType).safeParse(raw.trim());
+    if (!parsed.success) {
+      const expected = parsed.error.issues[0]?.message ?? 'a valid value';
+      throw new InvalidConfigError(from, `invalid value ${JSON.stringify(raw)}; expected ${expected}`);
+    }
+    out[key] = parsed.data;
+  }
+  if (out.push === 'off') return null;
+  return {
+    fastcastUrl: out.fastcastUrl as string,
+    userAgent: out.userAgent as string,
+    origin: (out.origin as string).replace(/\/+$/, ''),
+    reconcileMs: out.reconcileMs as number,
+  };
+}

@@ -1,0 +1,310 @@
+import { Agent } from 'undici';
+import WebSocket from 'ws';
+import { UpstreamHttpError, UpstreamNetworkError, UpstreamPayloadError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } from '../core/metrics.js';
+import { backoffDelay } from './backoff.js';
+import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
+import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
+import { readBody } from './http.js';
+
+/**
+ * The FastCast client: one socket for every topic, discovery before each connection (its token
+ * is short-lived), the `C`/`S` handshake, checkpoints, patches (fastcast-topic.ts), heartbeats
+ * and reconnection with jittered backoff. It only reports what it knows: which topic has a
+ * document and which one lost it; the engine decides what to poll.
+ */
+
+export interface FastcastClientOptions {
+  /** Discovery URL; `http://` gives a `ws://` socket, `https://` a `wss://` one. */
+  readonly discoveryUrl: string;
+  /** FastCast refuses agents that do not look like a browser's. */
+  readonly userAgent: string;
+  /** FastCast refuses upgrades without ESPN's site as the origin. */
+  readonly origin: string;
+  /** Discovery, checkpoint download and WebSocket handshake, each. */
+  readonly timeoutMs: number;
+  readonly backoffBaseMs: number;
+  readonly backoffMaxMs: number;
+  /** A topic answered 404 is asked for again after this long. */
+  readonly retryTopicMs: number;
+  /** Fresh checkpoints of one topic at most this often (a patch that keeps failing must not loop). */
+  readonly resyncMinMs: number;
+  readonly logger: Logger;
+  readonly now?: () => number;
+  readonly random?: () => number;
+}
+
+export type TopicLoss = ResyncReason | 'topic_404' | 'socket_closed';
+
+export interface FastcastListener {
+  /** The topic has a new document (a checkpoint or a batch of patches applied to it). */
+  document(topic: string, update: TopicDocument): void;
+  /** The topic's document is not kept current until the next `document` call. */
+  lost(topic: string, reason: TopicLoss, detail: string): void;
+}
+
+export interface FastcastClient {
+  /** Wants the topic (idempotent); connects if needed. */
+  subscribe(topic: string): void;
+  /** Forgets the topic. */
+  unsubscribe(topic: string): void;
+  /** Whether the socket is open and the `C` handshake answered. */
+  readonly connected: boolean;
+  close(): Promise<void>;
+}
+
+// What FastCast announces; used until its own `C` answer says otherwise.
+const DEFAULT_HBI_SECONDS = 30;
+
+export function createFastcastClient(
+  options: FastcastClientOptions,
+  listener: FastcastListener,
+): FastcastClient {
+  const now = options.now ?? Date.now;
+  const { logger } = options;
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+  const topics = new Map<string, Topic>();
+  const lastResync = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  let ws: WebSocket | null = null;
+  let sid: string | null = null;
+  let hbiMs = DEFAULT_HBI_SECONDS * 1000;
+  let lastHeard = 0;
+  let attempt = 0;
+  let closed = false;
+  let connecting = false;
+  let heartbeat: NodeJS.Timeout | null = null;
+
+  // Jittered exponential backoff between connections; a `C` answered resets it.
+  const nextDelay = (): number =>
+    backoffDelay(attempt++, {
+      baseMs: options.backoffBaseMs,
+      maxMs: options.backoffMaxMs,
+      ...(options.random ? { random: options.random } : {}),
+    });
+
+  const later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      if (!closed) fn();
+    }, ms);
+    timers.add(t);
+  };
+
+  const headers = {
+    'User-Agent': options.userAgent,
+    Accept: 'application/json',
+    'Accept-Encoding': 'gzip, deflate, br',
+  };
+
+  async function getJson(url: string, kind: 'discovery' | 'checkpoint'): Promise<unknown> {
+    const u = new URL(url);
+    let response;
+    try {
+      response = await dispatcher.request({
+        origin: u.origin,
+        path: u.pathname + u.search,
+        method: 'GET',
+        headers: { ...headers, Origin: options.origin },
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+    } catch (cause) {
+      throw new UpstreamNetworkError(url, { cause });
+    }
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw new UpstreamHttpError(response.statusCode, url);
+    }
+    const encoding = response.headers['content-encoding'];
+    const { text, bytes } = await readBody(
+      response.body,
+      Array.isArray(encoding) ? encoding[0] : encoding,
+      url,
+    );
+    fastcastBytes.inc({ kind }, bytes);
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw new UpstreamPayloadError(url, 'body is not JSON', { cause });
+    }
+  }
+
+  const send = (frame: Record<string, unknown>): void => {
+    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+  };
+
+  const sendSubscribe = (name: string): void => {
+    topics.get(name)?.reset('subscribing');
+    send({ op: 'S', sid, tc: name });
+  };
+
+  function topicOf(name: string): Topic {
+    let topic = topics.get(name);
+    if (topic) return topic;
+    topic = createTopic(name, {
+      document: (update) => listener.document(name, update),
+      resync: (reason, detail) => {
+        fastcastResyncs.inc({ reason });
+        listener.lost(name, reason, detail);
+        // Rate-limited: a topic whose patches keep failing asks for a checkpoint at most so often.
+        const wait = Math.max(0, (lastResync.get(name) ?? -Infinity) + options.resyncMinMs - now());
+        lastResync.set(name, now() + wait);
+        later(wait, () => {
+          if (topics.has(name) && sid !== null) sendSubscribe(name);
+        });
+      },
+      fetchCheckpoint: (url) => getJson(url, 'checkpoint'),
+      soon: (fn) => setImmediate(fn),
+      now,
+    });
+    topics.set(name, topic);
+    return topic;
+  }
+
+  function dropSocket(reason: 'closed' | 'silent' | 'refused' | 'error', detail: string): void {
+    const old = ws;
+    ws = null;
+    sid = null;
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = null;
+    old?.removeAllListeners();
+    old?.on('error', () => undefined);
+    old?.terminate();
+    for (const [name, topic] of topics) {
+      const had = topic.phase !== 'subscribing' || topic.doc !== undefined;
+      topic.reset('subscribing');
+      if (had) listener.lost(name, 'socket_closed', detail);
+    }
+    if (closed) return;
+    const delay = nextDelay();
+    logger.warn({ reason, detail, retryInMs: delay }, 'FastCast connection lost; reconnecting');
+    fastcastReconnects.inc({ reason });
+    later(delay, connect);
+  }
+
+  function onFrame(text: string): void {
+    lastHeard = now();
+    fastcastBytes.inc({ kind: 'frame' }, Buffer.byteLength(text));
+    let frame: FastcastFrame;
+    try {
+      frame = readFrame(text, 'fastcast');
+    } catch (error) {
+      logger.debug({ err: error }, 'FastCast frame ignored');
+      return;
+    }
+    const op = ['C', 'S', 'H', 'R', 'P', 'I', 'B'].includes(frame.op) ? frame.op : 'other';
+    fastcastFrames.inc({ op });
+    if (frame.op === 'C') {
+      if (frame.rc !== 200) return dropSocket('refused', `connect answered rc ${frame.rc ?? '?'}`);
+      sid = frame.sid ?? '';
+      if (frame.hbi !== undefined && frame.hbi > 0) hbiMs = frame.hbi * 1000;
+      attempt = 0;
+      startHeartbeat();
+      for (const name of topics.keys()) sendSubscribe(name);
+      return;
+    }
+    if (frame.tc === undefined) return;
+    const topic = topics.get(frame.tc);
+    if (!topic) return;
+    if (frame.op === 'S') {
+      if (frame.rc === 200) return;
+      topic.reset('absent');
+      listener.lost(frame.tc, 'topic_404', `subscribe answered rc ${frame.rc ?? '?'}`);
+      const name = frame.tc;
+      later(options.retryTopicMs, () => {
+        if (topics.get(name)?.phase === 'absent' && sid !== null) sendSubscribe(name);
+      });
+      return;
+    }
+    topic.frame(frame);
+  }
+
+  function startHeartbeat(): void {
+    if (heartbeat) clearInterval(heartbeat);
+    lastHeard = now();
+    // Silence over twice the heartbeat: the socket is taken for dead even if TCP says otherwise.
+    heartbeat = setInterval(
+      () => {
+        if (now() - lastHeard > 2 * hbiMs) dropSocket('silent', `nothing heard for ${now() - lastHeard} ms`);
+      },
+      Math.max(50, hbiMs / 4),
+    );
+    heartbeat.unref();
+  }
+
+  async function connect(): Promise<void> {
+    if (closed || ws !== null || connecting || topics.size === 0) return;
+    connecting = true;
+    let url: string;
+    try {
+      const found = (await getJson(options.discoveryUrl, 'discovery')) as Record<string, unknown>;
+      const host = typeof found.ip === 'string' ? found.ip : '';
+      const port = Number(found.securePort);
+      const token = typeof found.token === 'string' ? found.token : '';
+      if (host === '' || !Number.isInteger(port) || token === '')
+        throw new UpstreamPayloadError(
+          options.discoveryUrl,
+          'discovery answer lacks ip, securePort or token',
+        );
+      const scheme = new URL(options.discoveryUrl).protocol === 'https:' ? 'wss' : 'ws';
+      url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}${socketPath(token)}`;
+    } catch (error) {
+      connecting = false;
+      if (closed) return;
+      const delay = nextDelay();
+      logger.warn({ err: (error as Error).message, retryInMs: delay }, 'FastCast discovery failed');
+      fastcastReconnects.inc({ reason: 'error' });
+      later(delay, () => void connect());
+      return;
+    }
+    connecting = false;
+    if (closed) return;
+    // `ws` writes Upgrade, Host, Sec-WebSocket-Key and Sec-WebSocket-Version with exactly these
+    // capitals, which FastCast requires; permessage-deflate is not offered.
+    const socket = new WebSocket(url, {
+      headers: { 'User-Agent': options.userAgent, Origin: options.origin },
+      perMessageDeflate: false,
+      handshakeTimeout: options.timeoutMs,
+    });
+    ws = socket;
+    socket.on('open', () => send({ op: 'C' }));
+    socket.on('message', (data) => onFrame(String(data)));
+    socket.on('ping', () => (lastHeard = now()));
+    socket.on('unexpected-response', (_req, res) => {
+      res.resume();
+      dropSocket('refused', `upgrade answered ${res.statusCode ?? '?'}`);
+    });
+    socket.on('error', (error) => dropSocket('error', error.message));
+    socket.on('close', (code) => dropSocket('closed', `closed with code ${code}`));
+  }
+
+  return {
+    subscribe(name) {
+      if (closed || topics.has(name)) return;
+      topicOf(name);
+      if (sid !== null) sendSubscribe(name);
+      else void connect();
+    },
+    unsubscribe(name) {
+      if (!topics.delete(name)) return;
+      lastResync.delete(name);
+      send({ op: 'U', sid, tc: name });
+    },
+    get connected() {
+      return sid !== null;
+    },
+    async close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      if (heartbeat) clearInterval(heartbeat);
+      ws?.removeAllListeners();
+      ws?.on('error', () => undefined);
+      ws?.terminate();
+      ws = null;
+      await dispatcher.close();
+    },
+  };
+}

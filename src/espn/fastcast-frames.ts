@@ -1,0 +1,137 @@
+import { deflateSync, inflateSync } from 'node:zlib';
+import { UpstreamPayloadError } from '../core/errors.js';
+import type { League } from '../core/leagues.js';
+
+/**
+ * FastCast's wire format: ESPN's WebSocket publish/subscribe service that its own pages use for
+ * live games. Known from public notes of clients that talked to it in July 2026
+ * (docs/upstream.md, "FastCast"); every field is read defensively, since ESPN can change it.
+ *
+ * Frames are JSON text with an `op`:
+ * - `C` connect (answer: `rc`, `hbi` heartbeat seconds, `sid` session id);
+ * - `S` subscribe to a topic `tc` (answer: `rc` 200, or 404 when the topic does not exist now);
+ * - `H` the topic's checkpoint: `pl` is the URL of the full current document;
+ * - `R` catch-up and `P` live patches: `pl` is a JSON string `{ts, "~c", pl}` (below);
+ * - `I` (`pl: "0"`, consumes a `mid`) and `B`: keep-alives.
+ */
+
+/** One RFC 6902 operation as it arrives (validated when applied). */
+export interface PatchOperation {
+  readonly op: string;
+  readonly path: string;
+  readonly from?: string;
+  readonly value?: unknown;
+}
+
+/** A frame as read from the socket; unknown ops are kept so the caller can ignore them. */
+export interface FastcastFrame {
+  readonly op: string;
+  readonly rc?: number;
+  readonly hbi?: number;
+  readonly sid?: string;
+  readonly tc?: string;
+  readonly mid?: number;
+  readonly pl?: string;
+}
+
+/** A decoded `R`/`P` payload: when it was published (ms) and the patch. */
+export interface FastcastPatch {
+  readonly ts: number | null;
+  readonly patch: readonly PatchOperation[];
+}
+
+/** ESPN's game-package topic of a game: the document shaped like the site summary. */
+export function gameTopic(league: League, gameId: string): string {
+  return `gp-basketball-${league === 'mens' ? 'nba' : 'wnba'}-${gameId}`;
+}
+
+/** The league and game of a game-package topic, or undefined for any other topic. */
+export function parseGameTopic(topic: string): { league: League; gameId: string } | undefined {
+  const m = /^gp-basketball-(nba|wnba)-([0-9]+)$/.exec(topic);
+  if (!m?.[1] || !m[2]) return undefined;
+  return { league: m[1] === 'nba' ? 'mens' : 'womens', gameId: m[2] };
+}
+
+/** The socket path; the token is passed exactly as discovery gave it. */
+export function socketPath(token: string): string {
+  return `/FastcastService/pubsub/profiles/12000?TrafficManager-Token=${token}`;
+}
+
+export const DISCOVERY_PATH = '/public/websockethost';
+
+function parseJson(text: string, where: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (cause) {
+    throw new UpstreamPayloadError(where, `${what} is not JSON`, { cause });
+  }
+}
+
+/** Reads one text frame; throws `UpstreamPayloadError` when it is not a JSON object with an `op`. */
+export function readFrame(text: string, where: string): FastcastFrame {
+  const value = parseJson(text, where, 'frame');
+  if (typeof value !== 'object' || value === null || typeof (value as { op?: unknown }).op !== 'string')
+    throw new UpstreamPayloadError(where, 'frame has no op');
+  const v = value as Record<string, unknown>;
+  const num = (x: unknown): number | undefined =>
+    typeof x === 'number' && Number.isFinite(x) ? x : undefined;
+  const str = (x: unknown): string | undefined =>
+    typeof x === 'string' ? x : typeof x === 'number' ? String(x) : undefined;
+  const frame: Record<string, unknown> = { op: v.op };
+  const fields = {
+    rc: num(v.rc),
+    hbi: num(v.hbi),
+    sid: str(v.sid),
+    tc: str(v.tc),
+    mid: num(typeof v.mid === 'string' ? Number(v.mid) : v.mid),
+    pl: typeof v.pl === 'string' ? v.pl : v.pl === undefined ? undefined : JSON.stringify(v.pl),
+  };
+  for (const [k, x] of Object.entries(fields)) if (x !== undefined) frame[k] = x;
+  return frame as unknown as FastcastFrame;
+}
+
+/**
+ * Decodes an `R`/`P` frame's `pl`: `"~c": 1` means the inner `pl` is base64 of zlib-deflated JSON,
+ * `"~c": 0` plain JSON (text or already an array). Throws `UpstreamPayloadError` naming the fault.
+ */
+export function decodePatchPayload(pl: string, where: string): FastcastPatch {
+  const outer = parseJson(pl, where, 'patch payload');
+  if (typeof outer !== 'object' || outer === null)
+    throw new UpstreamPayloadError(where, 'patch payload is not an object');
+  const o = outer as Record<string, unknown>;
+  const ts = typeof o.ts === 'number' && Number.isFinite(o.ts) ? o.ts : null;
+  let inner: unknown = o.pl;
+  if (o['~c'] === 1 || o['~c'] === '1') {
+    if (typeof inner !== 'string') throw new UpstreamPayloadError(where, 'compressed patch is not a string');
+    try {
+      inner = inflateSync(Buffer.from(inner, 'base64')).toString('utf8');
+    } catch (cause) {
+      throw new UpstreamPayloadError(where, 'compressed patch does not inflate', { cause });
+    }
+  }
+  if (typeof inner === 'string') inner = parseJson(inner, where, 'patch');
+  if (!Array.isArray(inner)) throw new UpstreamPayloadError(where, 'patch is not an array of operations');
+  for (const op of inner) {
+    const ok =
+      typeof op === 'object' &&
+      op !== null &&
+      typeof (op as PatchOperation).op === 'string' &&
+      typeof (op as PatchOperation).path === 'string';
+    if (!ok) throw new UpstreamPayloadError(where, 'patch holds an entry that is not an operation');
+  }
+  return { ts, patch: inner as PatchOperation[] };
+}
+
+/** Encodes a patch as FastCast publishes it (the simulator's side of `decodePatchPayload`). */
+export function encodePatchPayload(
+  patch: readonly PatchOperation[],
+  ts: number,
+  compressed: boolean,
+): string {
+  const json = JSON.stringify(patch);
+  return JSON.stringify({
+    ts,
+    '~c': compressed ? 1 : 0,
+    pl: compressed ? deflateSync(json).toString('base64') : json,
+  });
+}

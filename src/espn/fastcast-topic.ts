@@ -1,0 +1,170 @@
+import fjp from 'fast-json-patch';
+import { fastcastApplyErrors, fastcastPushLag } from '../core/metrics.js';
+import { decodePatchPayload, type FastcastFrame, type PatchOperation } from './fastcast-frames.js';
+
+/**
+ * One subscribed topic's document on the client side: the checkpoint, then the patches in `mid`
+ * order. A gap in `mid`, a payload that does not decode or a patch that does not apply makes the
+ * topic ask for a fresh checkpoint; the document it had is never changed in part.
+ *
+ * Patch frames that arrive together (one read of the socket, typically) are applied as one batch
+ * to one copy of the document, and the listener hears of the batch once: the copy costs a few
+ * milliseconds for a summary-sized document, and a burst of frames must not cost it per frame.
+ */
+
+export type ResyncReason = 'mid_gap' | 'bad_patch' | 'bad_payload' | 'checkpoint_failed';
+
+export type TopicPhase = 'subscribing' | 'loading' | 'live' | 'absent';
+
+export interface TopicDocument {
+  readonly doc: unknown;
+  /** Publication time (ms) of the newest patch in the document, null for a bare checkpoint. */
+  readonly ts: number | null;
+  /** Patches applied in this batch (0: a checkpoint, with its catch-up frames applied). */
+  readonly patches: number;
+}
+
+export interface TopicHooks {
+  document(update: TopicDocument): void;
+  /** The document cannot be trusted until a fresh checkpoint: ask for one. */
+  resync(reason: ResyncReason, detail: string): void;
+  /** Downloads a checkpoint. */
+  fetchCheckpoint(url: string): Promise<unknown>;
+  /** Runs `fn` once the frames already read have been handled (coalescing, never a timer). */
+  soon(fn: () => void): void;
+  now(): number;
+}
+
+export interface Topic {
+  readonly name: string;
+  readonly phase: TopicPhase;
+  /** The last document handed out, or undefined before the first checkpoint. */
+  readonly doc: unknown;
+  /** A frame of this topic. */
+  frame(frame: FastcastFrame): void;
+  /** Subscribed again (a fresh `H` will follow) or the socket closed: pending frames are dropped. */
+  reset(phase: TopicPhase): void;
+}
+
+export function createTopic(name: string, hooks: TopicHooks): Topic {
+  let phase: TopicPhase = 'subscribing';
+  let doc: unknown;
+  let lastMid: number | null = null;
+  // Checkpoints asked for: an answer to an older one is dropped.
+  let generation = 0;
+  let pending: FastcastFrame[] = [];
+  let flushScheduled = false;
+
+  const resync = (reason: ResyncReason, detail: string): void => {
+    if (reason !== 'mid_gap') fastcastApplyErrors.inc();
+    phase = 'subscribing';
+    pending = [];
+    lastMid = null;
+    generation++;
+    hooks.resync(reason, detail);
+  };
+
+  /**
+   * Applies the pending frames to a copy of the document and hands it out: `fromCheckpoint` when
+   * the document is a checkpoint just loaded (handed out with the catch-up frames applied, never
+   * alone: a checkpoint can be older than the patches that follow it).
+   */
+  const flush = (fromCheckpoint = false): void => {
+    flushScheduled = false;
+    if (phase !== 'live') return;
+    const frames = pending;
+    pending = [];
+    if (frames.length === 0 && !fromCheckpoint) return;
+    const ops: PatchOperation[] = [];
+    let ts: number | null = null;
+    for (const f of frames) {
+      try {
+        const p = decodePatchPayload(f.pl ?? '', `fastcast ${name} mid ${f.mid ?? '?'}`);
+        ops.push(...p.patch);
+        if (p.ts !== null) {
+          ts = p.ts;
+          fastcastPushLag.observe(Math.max(0, hooks.now() - p.ts) / 1000);
+        }
+      } catch (error) {
+        resync('bad_payload', (error as Error).message);
+        return;
+      }
+    }
+    let next: unknown = doc;
+    if (ops.length > 0) {
+      try {
+        // A copy takes the whole batch: a failing operation leaves the document as it was.
+        next = fjp.applyPatch(structuredClone(doc), ops as fjp.Operation[], true, true).newDocument;
+      } catch (error) {
+        resync('bad_patch', (error as Error).message.split('\n')[0] ?? 'patch does not apply');
+        return;
+      }
+    }
+    doc = next;
+    hooks.document({ doc, ts, patches: fromCheckpoint ? 0 : frames.length });
+  };
+
+  const schedule = (): void => {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    hooks.soon(() => flush());
+  };
+
+  const load = (url: string): void => {
+    const mine = ++generation;
+    phase = 'loading';
+    hooks.fetchCheckpoint(url).then(
+      (body) => {
+        if (mine !== generation) return;
+        doc = body;
+        phase = 'live';
+        flush(true);
+      },
+      (error: unknown) => {
+        if (mine !== generation) return;
+        resync('checkpoint_failed', (error as Error).message);
+      },
+    );
+  };
+
+  return {
+    name,
+    get phase() {
+      return phase;
+    },
+    get doc() {
+      return doc;
+    },
+    frame(f) {
+      if (f.op === 'H') {
+        if (typeof f.pl !== 'string' || !/^https?:\/\//.test(f.pl)) {
+          resync('bad_payload', 'checkpoint frame without a URL');
+          return;
+        }
+        pending = [];
+        lastMid = f.mid ?? null;
+        load(f.pl);
+        return;
+      }
+      if (phase === 'subscribing' || phase === 'absent') return;
+      // FastCast numbers a topic's frames; one missing means a patch may be missing.
+      if (f.mid !== undefined) {
+        if (lastMid !== null && f.mid !== lastMid + 1) {
+          resync('mid_gap', `mid ${f.mid} after ${lastMid}`);
+          return;
+        }
+        lastMid = f.mid;
+      }
+      if (f.op === 'R' || f.op === 'P') {
+        pending.push(f);
+        if (phase === 'live') schedule();
+      }
+    },
+    reset(next) {
+      phase = next;
+      pending = [];
+      lastMid = null;
+      generation++;
+    },
+  };
+}

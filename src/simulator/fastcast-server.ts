@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { DISCOVERY_PATH, gameTopic } from '../espn/fastcast-frames.js';
+import type { Logger } from '../core/log.js';
+import { createGameFeed, type GameFeed } from './fastcast-feed.js';
+import { createSession, type FastcastSession } from './fastcast-session.js';
+import type { Faults } from './faults.js';
+import type { SimulatedGame } from './simulated-game.js';
+
+/**
+ * The simulator's FastCast: discovery (`GET /public/websockethost`), the socket with ESPN's
+ * upgrade rules, and checkpoint downloads, on the simulator's own host and port (plain http and
+ * ws). Every game it serves has its game-package topic.
+ */
+export interface FastcastOptions {
+  /** Heartbeat interval announced in the `C` answer, seconds; default 30 as ESPN's. */
+  readonly hbiSeconds?: number;
+  /** How often the games are looked at for a new document, ms; default 20. */
+  readonly tickMs?: number;
+  /** How long a discovery token is accepted, ms; default 60 s. */
+  readonly tokenTtlMs?: number;
+}
+
+export interface FastcastService {
+  /** Answers discovery and checkpoint requests; false for any other request. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Takes the socket upgrades of `server` and starts publishing. */
+  attach(server: Server, baseUrl: () => string): void;
+  close(): void;
+}
+
+export interface FastcastDeps {
+  readonly games: readonly SimulatedGame[];
+  readonly faults: Faults;
+  readonly clock: { now(): number };
+  readonly logger: Logger;
+}
+
+export const FASTCAST_ORIGIN = 'https://www.espn.com';
+const SOCKET_PATH = '/FastcastService/pubsub/profiles/12000';
+const CHECKPOINT_PATH = /^\/FastcastService\/checkpoint\/([a-z0-9-]+)\/([0-9]+)\.json$/;
+// Header names FastCast is reported to match case-sensitively: a client writing them otherwise
+// (lowercase `upgrade`, as some HTTP stacks do) gets an error frame, not a socket.
+const EXACT_HEADER_NAMES = ['Upgrade', 'Host', 'Sec-WebSocket-Key', 'Sec-WebSocket-Version'] as const;
+
+export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}): FastcastService {
+  const hbiSeconds = options.hbiSeconds ?? 30;
+  const tickMs = options.tickMs ?? 20;
+  const tokenTtlMs = options.tokenTtlMs ?? 60_000;
+  const topics = new Map(deps.games.map((g) => [gameTopic(g.league, g.id), g] as const));
+  const feeds = new Map<string, GameFeed>();
+  const tokens = new Map<string, number>();
+  const sessions = new Set<FastcastSession>();
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const timers: NodeJS.Timeout[] = [];
+  let base = (): string => '';
+
+  const feedOf = (topic: string): GameFeed | undefined => {
+    let feed = feeds.get(topic);
+    const game = topics.get(topic);
+    if (feed === undefined && game !== undefined) {
+      feed = createGameFeed(game, deps.clock.now());
+      feeds.set(topic, feed);
+    }
+    return feed;
+  };
+
+  const tick = (): void => {
+    const now = deps.clock.now();
+    for (const [topic, feed] of feeds) {
+      const published = feed.advance(now);
+      if (published) for (const s of sessions) s.publish(topic, published);
+    }
+  };
+
+  const json = (res: ServerResponse, status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  };
+
+  const refuse = (socket: Duplex, status: string, body: unknown): void => {
+    const text = JSON.stringify(body);
+    deps.logger.debug({ status }, 'FastCast upgrade refused');
+    socket.end(
+      `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  };
+
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    if (url.pathname !== SOCKET_PATH) return refuse(socket, '404 Not Found', { rc: 404, op: 'ERROR' });
+    const names = req.rawHeaders.filter((_, i) => i % 2 === 0);
+    if (!EXACT_HEADER_NAMES.every((n) => names.includes(n)))
+      return refuse(socket, '404 Not Found', { rc: 404, op: 'ERROR' });
+    if (req.headers.origin !== FASTCAST_ORIGIN)
+      return refuse(socket, '403 Forbidden', { rc: 403, op: 'ERROR', message: 'origin not allowed' });
+    const token = url.searchParams.get('TrafficManager-Token') ?? '';
+    const expires = tokens.get(token);
+    tokens.delete(token);
+    if (expires === undefined || expires < deps.clock.now() || deps.faults.roll('expiredtoken'))
+      return refuse(socket, '401 Unauthorized', { rc: 401, op: 'ERROR', message: 'token expired' });
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const session = createSession(ws, {
+        faults: deps.faults,
+        hbiSeconds,
+        feed: feedOf,
+        checkpointUrl: (topic, id) => `${base()}/FastcastService/checkpoint/${topic}/${id}.json`,
+        now: () => deps.clock.now(),
+      });
+      sessions.add(session);
+      ws.on('close', () => sessions.delete(session));
+      ws.on('error', () => ws.terminate());
+    });
+  }
+
+  return {
+    handle(req, res) {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path === DISCOVERY_PATH) {
+        const token = randomBytes(18).toString('base64url');
+        const now = deps.clock.now();
+        for (const [t, at] of tokens) if (at < now) tokens.delete(t);
+        tokens.set(token, now + tokenTtlMs);
+        const { hostname, port } = new URL(base());
+        json(res, 200, { ip: hostname.replace(/^\[|\]$/g, ''), securePort: Number(port), token });
+        return true;
+      }
+      const m = CHECKPOINT_PATH.exec(path);
+      if (!m) return false;
+      const checkpoint = feeds.get(m[1] ?? '')?.checkpoint(Number(m[2]));
+      if (!checkpoint) json(res, 404, { code: 404, message: 'no such checkpoint' });
+      else {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(checkpoint.text);
+      }
+      return true;
+    },
+    attach(server, baseUrl) {
+      base = baseUrl;
+      server.on('upgrade', upgrade);
+      timers.push(setInterval(tick, tickMs));
+      // Keep-alives well inside the heartbeat, so a healthy socket is never taken for a silent one.
+      timers.push(
+        setInterval(
+          () => {
+            for (const s of sessions) s.keepAlive();
+          },
+          (hbiSeconds * 1000) / 3,
+        ),
+      );
+      for (const t of timers) t.unref();
+    },
+    close() {
+      for (const t of timers) clearInterval(t);
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}

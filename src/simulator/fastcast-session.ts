@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { encodePatchPayload, type PatchOperation } from '../espn/fastcast-frames.js';
+import type { Faults } from './faults.js';
+import type { FeedPatch, GameFeed } from './fastcast-feed.js';
+
+/**
+ * One FastCast socket as the simulator plays it: answers `C` and `S`, sends per topic the `H`
+ * frame (checkpoint URL), `R` frames (patches since that checkpoint) and then `P` frames, with a
+ * `mid` per topic; `I` and `B` keep-alives; the socket faults (lost frame, bad patch, dropped
+ * socket, silent socket, topic 404).
+ */
+export interface FastcastSession {
+  /** A patch of `feed` was published: sent to this socket if it subscribed to the topic. */
+  publish(topic: string, published: FeedPatch): void;
+  /** Keep-alives: an `I` frame per topic and a `B` frame. */
+  keepAlive(): void;
+  readonly silent: boolean;
+}
+
+export interface SessionDeps {
+  readonly faults: Faults;
+  readonly hbiSeconds: number;
+  feed(topic: string): GameFeed | undefined;
+  checkpointUrl(topic: string, id: number): string;
+  now(): number;
+}
+
+// An operation that cannot apply: its path names a member no summary has.
+const UNAPPLIABLE: readonly PatchOperation[] = [{ op: 'remove', path: '/__courtside_simulator_missing/0' }];
+
+export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession {
+  const sid = randomUUID();
+  const mids = new Map<string, number>();
+  // Alternates the two payload forms so that clients meet both.
+  let compressed = true;
+  let silent = false;
+
+  const send = (frame: Record<string, unknown>): void => {
+    if (!silent && ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+  const nextMid = (topic: string): number => {
+    const mid = (mids.get(topic) ?? 0) + 1;
+    mids.set(topic, mid);
+    return mid;
+  };
+  const patchFrame = (op: 'R' | 'P', topic: string, p: FeedPatch): void => {
+    compressed = !compressed;
+    send({ op, tc: topic, mid: nextMid(topic), pl: encodePatchPayload(p.patch, p.ts, compressed) });
+  };
+
+  ws.on('message', (data) => {
+    if (silent) return;
+    let frame: { op?: unknown; tc?: unknown; sid?: unknown };
+    try {
+      frame = JSON.parse(String(data)) as typeof frame;
+    } catch {
+      return;
+    }
+    if (frame.op === 'C') {
+      send({ op: 'C', rc: 200, hbi: deps.hbiSeconds, sid });
+      return;
+    }
+    const topic = typeof frame.tc === 'string' ? frame.tc : '';
+    if (frame.op === 'S') {
+      const feed = deps.feed(topic);
+      if (feed === undefined || deps.faults.roll('topic404')) {
+        send({ op: 'S', rc: 404, tc: topic, sid });
+        return;
+      }
+      send({ op: 'S', rc: 200, tc: topic, sid });
+      // Subscribing again is how a client gets a fresh checkpoint: the `mid`s go on.
+      const { checkpoint, since } = feed.latest();
+      send({ op: 'H', tc: topic, mid: nextMid(topic), pl: deps.checkpointUrl(topic, checkpoint.id) });
+      for (const p of since) patchFrame('R', topic, p);
+      return;
+    }
+    if (frame.op === 'U') mids.delete(topic);
+  });
+
+  return {
+    publish(topic, published) {
+      if (silent || !mids.has(topic)) return;
+      const { faults } = deps;
+      if (faults.roll('dropsocket')) {
+        ws.terminate();
+        return;
+      }
+      if (faults.roll('silentsocket')) {
+        // Stops everything, pings included: only the client's heartbeat check can tell.
+        silent = true;
+        return;
+      }
+      if (faults.roll('lostframe')) {
+        nextMid(topic);
+        return;
+      }
+      const patch = faults.roll('badpatch') ? { ...published, patch: UNAPPLIABLE } : published;
+      patchFrame('P', topic, patch);
+    },
+    keepAlive() {
+      if (silent) return;
+      for (const topic of mids.keys()) send({ op: 'I', tc: topic, mid: nextMid(topic), pl: '0' });
+      send({ op: 'B', pl: String(deps.now()) });
+      if (ws.readyState === ws.OPEN) ws.ping();
+    },
+    get silent() {
+      return silent;
+    },
+  };
+}

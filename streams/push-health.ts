@@ -1,0 +1,104 @@
+/**
+ * How one game is fed: by FastCast's push or by polling the summary. Pure: the summary poller
+ * calls these functions with what the push client reported and the scheduler's clock, and keeps
+ * what they return.
+ *
+ * ```
+ *            document                 lost (mid gap, bad patch)
+ *  polling ───────────▶ push ─────────────────────────▶ resyncing
+ *     ▲                 ▲ │ ▲                               │ │
+ *     │                 │ │ └────────── document ───────────┘ │
+ *     │       document  │ │ lost (socket closed, topic 404)   │ lost, or no document
+ *     │                 │ ▼                                   ▼ within one interval
+ *     │               fallen-back ◀───────────────────────────┘
+ *     └── stopped (the game's poller stopped; push off never leaves polling)
+ * ```
+ *
+ * While `push`, the summary is polled for reconciliation only (every `reconcileMs`, and at once
+ * when asked); in every other state it is polled at the normal interval. `resyncing` still polls
+ * at the normal interval: the fresh checkpoint is on its way, but a game must not wait on it.
+ */
+export type PushHealthName = 'polling' | 'push' | 'resyncing' | 'fallen-back';
+
+export interface PushHealth {
+  readonly name: PushHealthName;
+  /** When the game entered this state (ms). */
+  readonly since: number;
+  /** Why: the event that made the last transition. */
+  readonly reason: string;
+  /** A summary poll is wanted at the next tick, whatever the state (after a gap, a reconnect...). */
+  readonly reconcileNow: boolean;
+}
+
+export const initialPushHealth = (now: number): PushHealth => ({
+  name: 'polling',
+  since: now,
+  reason: 'started',
+  reconcileNow: false,
+});
+
+const move = (
+  h: PushHealth,
+  name: PushHealthName,
+  now: number,
+  reason: string,
+  reconcileNow: boolean,
+): PushHealth =>
+  h.name === name && h.reconcileNow === reconcileNow && h.reason === reason
+    ? h
+    : {
+        name,
+        since: h.name === name ? h.since : now,
+        reason: h.name === name ? h.reason : reason,
+        reconcileNow,
+      };
+
+/**
+ * A document arrived: a checkpoint (`fresh`) or applied patches. A fresh checkpoint after a
+ * loss asks for a reconciliation poll: what happened meanwhile may be in the summary only.
+ */
+export function documentArrived(h: PushHealth, now: number, fresh: boolean): PushHealth {
+  const reconcile = h.reconcileNow || (fresh && h.name !== 'polling');
+  return move(h, 'push', now, fresh ? 'checkpoint' : 'patch', reconcile);
+}
+
+/** The document is behind and a fresh checkpoint is asked for (a `mid` gap, a failed patch). */
+export function resyncing(h: PushHealth, now: number, reason: string): PushHealth {
+  if (h.name !== 'push') return move(h, h.name, now, h.reason, true);
+  return move(h, 'resyncing', now, reason, true);
+}
+
+/** Push is gone for this game for now (the socket closed, the topic is unknown). */
+export function fellBack(h: PushHealth, now: number, reason: string): PushHealth {
+  if (h.name === 'polling') return h;
+  return move(h, 'fallen-back', now, reason, true);
+}
+
+/**
+ * Checked at each tick: a resync that brought no document within `graceMs` falls back (the game
+ * is polled at the normal interval anyway; the state says so).
+ */
+export function checkResync(h: PushHealth, now: number, graceMs: number): PushHealth {
+  if (h.name === 'resyncing' && now - h.since > graceMs)
+    return move(h, 'fallen-back', now, 'resync timed out', true);
+  return h;
+}
+
+/** A summary poll is wanted at the next tick (the game just ended: its final corrections). */
+export function wantReconcile(h: PushHealth): PushHealth {
+  return h.reconcileNow ? h : { ...h, reconcileNow: true };
+}
+
+/** A summary poll was made: the reconciliation asked for is done. */
+export function reconciled(h: PushHealth): PushHealth {
+  return h.reconcileNow ? { ...h, reconcileNow: false } : h;
+}
+
+/** Whether the summary should be polled at a tick `now`, given the last poll at `lastPollAt`. */
+export function pollDue(h: PushHealth, now: number, lastPollAt: number | null, reconcileMs: number): boolean {
+  if (h.name !== 'push' || h.reconcileNow || lastPollAt === null) return true;
+  return now - lastPollAt >= reconcileMs;
+}
+
+/** Fed by push (for status pages): `push`; otherwise polling. */
+export const feedOf = (h: PushHealth): 'push' | 'polling' => (h.name === 'push' ? 'push' : 'polling');

@@ -1,0 +1,69 @@
+import { compareProgress, readSummaryHeader } from './summary-header.js';
+
+/**
+ * A polled summary against the newer document push delivered. The site API is served through a
+ * CDN that can lag FastCast by seconds: a polled summary older than the push document must not
+ * take back what push delivered. So:
+ * - a summary at least as new as the push document (its status is not behind, it has as many
+ *   plays at least, and the push document's last one) is the truth, removals included;
+ * - an older one only adds what push lacks: plays it has that the push document does not (a play
+ *   entered late that a lost patch carried), each after the play before it in the summary's
+ *   order. Header, scores and the rest stay the push document's.
+ */
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const playId = (p: unknown): string | null =>
+  isObj(p) && (typeof p.id === 'string' || typeof p.id === 'number') ? String(p.id) : null;
+
+export interface Reconciled {
+  /** The summary to diff. */
+  readonly doc: unknown;
+  /** The polled summary was at least as new: the push document it replaces is no longer needed. */
+  readonly pollWins: boolean;
+  /** Plays the polled summary added to the push document. */
+  readonly added: number;
+}
+
+export function reconcileSummary(pushDoc: unknown, polled: unknown, where: string): Reconciled {
+  if (!isObj(pushDoc) || !isObj(polled)) return { doc: polled, pollWins: true, added: 0 };
+  const pushPlays = Array.isArray(pushDoc.plays) ? (pushDoc.plays as unknown[]) : [];
+  const polledPlays = Array.isArray(polled.plays) ? (polled.plays as unknown[]) : [];
+  const newest = playId(pushPlays[pushPlays.length - 1]);
+  const polledIds = new Set(polledPlays.map(playId));
+  const progress = compareProgress(readSummaryHeader(polled, where), readSummaryHeader(pushDoc, where));
+  const asNew =
+    progress >= 0 && polledPlays.length >= pushPlays.length && (newest === null || polledIds.has(newest));
+  if (asNew) return { doc: polled, pollWins: true, added: 0 };
+
+  const pushIds = new Set(pushPlays.map(playId));
+  const missing = new Map<string | null, unknown[]>();
+  let before: string | null = null;
+  let added = 0;
+  for (const p of polledPlays) {
+    const id = playId(p);
+    if (id === null) continue;
+    if (!pushIds.has(id)) {
+      missing.set(before, [...(missing.get(before) ?? []), p]);
+      added++;
+    }
+    before = id;
+  }
+  if (added === 0) return { doc: pushDoc, pollWins: false, added };
+  // Each missing play goes after the play before it in the summary; a run of missing plays stays
+  // in its order; one whose predecessor is missing too follows it.
+  const plays: unknown[] = [];
+  const place = (id: string | null): void => {
+    for (const p of missing.get(id) ?? []) {
+      plays.push(p);
+      place(playId(p));
+    }
+  };
+  place(null);
+  for (const p of pushPlays) {
+    plays.push(p);
+    place(playId(p));
+  }
+  return { doc: { ...pushDoc, plays }, pollWins: false, added };
+}

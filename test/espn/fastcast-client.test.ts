@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/log.js';
+import { createFastcastClient, type FastcastClient, type TopicLoss } from '../../src/espn/fastcast-client.js';
+import { gameTopic } from '../../src/espn/fastcast-frames.js';
+import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
+import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
+import { waitFor } from '../support/wait-for.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((x) => x.close()));
+});
+
+class Clock {
+  ms = Date.UTC(2025, 0, 15, 0, 10);
+  now = (): number => this.ms;
+}
+
+async function setup(): Promise<{
+  up: RunningUpstream;
+  clock: Clock;
+  client: FastcastClient;
+  topic: string;
+  docs: TopicDocument[];
+  losses: TopicLoss[];
+  latest: () => any;
+  expected: () => any;
+  advance: () => Promise<void>;
+}> {
+  const clock = new Clock();
+  const up = await startUpstream({ clock, simulate: { games: 1, seed: 3 }, fastcast: { hbiSeconds: 0.4 } });
+  open.push(up);
+  const game = up.games[0]!;
+  const topic = gameTopic(game.league, game.id);
+  clock.ms += 10 * 60_000;
+  const docs: TopicDocument[] = [];
+  const losses: TopicLoss[] = [];
+  const client = createFastcastClient(
+    {
+      discoveryUrl: up.fastcastUrl as string,
+      userAgent: BROWSER,
+      origin: 'https://www.espn.com',
+      timeoutMs: 2000,
+      backoffBaseMs: 50,
+      backoffMaxMs: 200,
+      retryTopicMs: 100,
+      resyncMinMs: 50,
+      logger: silentLogger,
+    },
+    {
+      document: (tc, update) => {
+        expect(tc).toBe(topic);
+        docs.push(update);
+      },
+      lost: (tc, reason) => {
+        expect(tc).toBe(topic);
+        losses.push(reason);
+      },
+    },
+  );
+  open.unshift(client);
+  const expected = (): any => JSON.parse(game.summaryText(clock.ms));
+  const latest = (): any => docs[docs.length - 1]?.doc;
+  const advance = async (): Promise<void> => {
+    clock.ms += 120_000;
+    await waitFor(
+      () => JSON.stringify(latest()) === JSON.stringify(expected()),
+      10_000,
+      'the pushed document to match the game',
+    );
+  };
+  return { up, clock, client, topic, docs, losses, latest, expected, advance };
+}
+
+describe('FastCast client against the simulator', () => {
+  it('subscribes through discovery, loads the checkpoint and follows the patches', async () => {
+    const s = await setup();
+    s.client.subscribe(s.topic);
+    await waitFor(() => s.docs.length > 0, 10_000, 'the checkpoint');
+    expect(s.docs[0]!.patches).toBe(0);
+    expect(s.latest()).toEqual(s.expected());
+    for (let i = 0; i < 5; i++) await s.advance();
+    expect(s.docs.some((d) => d.patches > 0 && typeof d.ts === 'number')).toBe(true);
+    expect(s.client.connected).toBe(true);
+    expect(s.losses).toEqual([]);
+  });
+
+  it('a lost frame or a patch that does not apply resyncs from a fresh checkpoint; the document is never half-patched', async () => {
+    const s = await setup();
+    s.client.subscribe(s.topic);
+    await waitFor(() => s.docs.length > 0, 10_000, 'the checkpoint');
+    s.up.faults.set('lostframe=1');
+    s.clock.ms += 120_000;
+    // The next frame of the topic (a keep-alive at the latest) shows the gap.
+    await waitFor(() => s.losses.includes('mid_gap'), 10_000, 'the gap');
+    s.up.faults.set('');
+    await s.advance();
+    const before = s.latest();
+    const frozen = JSON.stringify(before);
+    s.up.faults.set('badpatch=1');
+    s.clock.ms += 120_000;
+    await waitFor(() => s.losses.includes('bad_patch'), 10_000, 'the bad patch');
+    expect(JSON.stringify(before)).toBe(frozen);
+    s.up.faults.set('');
+    await s.advance();
+  });
+
+  it('a dropped socket, a silent socket, an expired token and a topic 404 end in the document again', async () => {
+    const s = await setup();
+    s.client.subscribe(s.topic);
+    await waitFor(() => s.docs.length > 0, 10_000, 'the checkpoint');
+    for (const fault of ['dropsocket', 'silentsocket']) {
+      s.up.faults.set(`${fault}=1`);
+      s.clock.ms += 120_000;
+      await waitFor(() => s.losses.includes('socket_closed'), 10_000, `${fault} noticed`);
+      s.up.faults.set('expiredtoken=1');
+      await new Promise((r) => setTimeout(r, 150));
+      s.up.faults.set('topic404=0.5');
+      await waitFor(() => s.client.connected, 10_000, 'a new connection');
+      s.up.faults.set('');
+      await s.advance();
+      s.losses.length = 0;
+    }
+  });
+});

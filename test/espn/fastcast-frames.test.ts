@@ -1,0 +1,54 @@
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import {
+  decodePatchPayload,
+  encodePatchPayload,
+  gameTopic,
+  parseGameTopic,
+  readFrame,
+} from '../../src/espn/fastcast-frames.js';
+
+const PATCH = [
+  { op: 'move', from: '/plays/0', path: '/plays/1' },
+  { op: 'copy', from: '/header', path: '/copy' },
+];
+
+describe('FastCast frames', () => {
+  it('names game topics as ESPN does, and reads them back', () => {
+    expect(gameTopic('mens', '401585607')).toBe('gp-basketball-nba-401585607');
+    expect(gameTopic('womens', '401')).toBe('gp-basketball-wnba-401');
+    expect(parseGameTopic('gp-basketball-wnba-401')).toEqual({ league: 'womens', gameId: '401' });
+    expect(parseGameTopic('event-basketball-nba')).toBeUndefined();
+  });
+
+  it('decodes both payload forms: ~c 1 (base64 of zlib-deflated JSON) and ~c 0 (plain)', () => {
+    const compressed = JSON.stringify({
+      ts: 5,
+      '~c': 1,
+      pl: deflateSync(JSON.stringify(PATCH)).toString('base64'),
+    });
+    expect(decodePatchPayload(compressed, 'x')).toEqual({ ts: 5, patch: PATCH });
+    expect(decodePatchPayload(JSON.stringify({ ts: 6, '~c': 0, pl: JSON.stringify(PATCH) }), 'x')).toEqual({
+      ts: 6,
+      patch: PATCH,
+    });
+    for (const c of [true, false])
+      expect(decodePatchPayload(encodePatchPayload(PATCH, 7, c), 'x').patch).toEqual(PATCH);
+  });
+
+  it('names what is wrong with a payload or a frame', () => {
+    expect(() => decodePatchPayload('nope', 'w')).toThrow(/patch payload is not JSON/);
+    expect(() => decodePatchPayload(JSON.stringify({ '~c': 1, pl: 'AAAA' }), 'w')).toThrow(
+      /does not inflate/,
+    );
+    expect(() => decodePatchPayload(JSON.stringify({ '~c': 0, pl: '{}' }), 'w')).toThrow(/not an array/);
+    expect(() => decodePatchPayload(JSON.stringify({ '~c': 0, pl: '[1]' }), 'w')).toThrow(/not an operation/);
+    expect(() => readFrame('{"rc":200}', 'w')).toThrow(expect.objectContaining({ code: 'UPSTREAM_PAYLOAD' }));
+    expect(readFrame('{"op":"P","mid":"12","tc":"t","pl":"x","extra":1}', 'w')).toEqual({
+      op: 'P',
+      mid: 12,
+      tc: 't',
+      pl: 'x',
+    });
+  });
+});

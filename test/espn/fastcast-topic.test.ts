@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import {
+  encodePatchPayload,
+  type FastcastFrame,
+  type PatchOperation,
+} from '../../src/espn/fastcast-frames.js';
+import { createTopic, type ResyncReason, type TopicDocument } from '../../src/espn/fastcast-topic.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- documents are free-form JSON */
+
+/**
+ * One topic fed frames by hand. The checkpoint "download" answers from memory and "soon" runs on
+ * the next turn of the event loop, as the client's setImmediate does: this is the topic's own
+ * logic, the socket and HTTP are tested against the simulator in fastcast-client.test.ts.
+ */
+function topic(checkpoint: unknown) {
+  const docs: TopicDocument[] = [];
+  const resyncs: ResyncReason[] = [];
+  const t = createTopic('gp-basketball-nba-1', {
+    document: (u) => docs.push(u),
+    resync: (reason) => resyncs.push(reason),
+    fetchCheckpoint: () => Promise.resolve(structuredClone(checkpoint)),
+    soon: (fn) => setImmediate(fn),
+    now: () => 0,
+  });
+  let mid = 0;
+  const h = (): void => t.frame({ op: 'H', tc: t.name, mid: ++mid, pl: 'https://checkpoint.example/1.json' });
+  const p = (patch: PatchOperation[], op: 'P' | 'R' = 'P', skip = 0): void => {
+    mid += 1 + skip;
+    t.frame({ op, tc: t.name, mid, pl: encodePatchPayload(patch, 1, mid % 2 === 0) } as FastcastFrame);
+  };
+  const i = (): void => t.frame({ op: 'I', tc: t.name, mid: ++mid, pl: '0' });
+  const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+  return { t, docs, resyncs, h, p, i, tick };
+}
+
+describe('a FastCast topic', () => {
+  it('hands out the checkpoint with its catch-up frames applied, then patch batches; all six operations', async () => {
+    const s = topic({ a: [1, 2], b: { c: 1 } });
+    s.h();
+    s.p([{ op: 'add', path: '/a/-', value: 3 }], 'R');
+    await s.tick();
+    await s.tick();
+    expect(s.docs).toEqual([{ doc: { a: [1, 2, 3], b: { c: 1 } }, ts: 1, patches: 0 }]);
+    s.p([{ op: 'move', from: '/a/0', path: '/b/m' }]);
+    s.p([
+      { op: 'copy', from: '/b/c', path: '/z' },
+      { op: 'test', path: '/z', value: 1 },
+      { op: 'replace', path: '/b/c', value: 9 },
+      { op: 'remove', path: '/a/0' },
+    ]);
+    await s.tick();
+    // Two frames read together: one batch, one document.
+    expect(s.docs).toHaveLength(2);
+    expect(s.docs[1]).toEqual({ doc: { a: [3], b: { c: 9, m: 1 }, z: 1 }, ts: 1, patches: 2 });
+  });
+
+  it('a patch that does not apply leaves the document as it was and asks for a fresh checkpoint', async () => {
+    const s = topic({ a: [1] });
+    s.h();
+    await s.tick();
+    await s.tick();
+    const before = s.t.doc as any;
+    s.p([
+      { op: 'add', path: '/a/-', value: 2 },
+      { op: 'remove', path: '/missing' },
+    ]);
+    await s.tick();
+    expect(s.resyncs).toEqual(['bad_patch']);
+    expect(before).toEqual({ a: [1] });
+    expect(s.t.doc).toBe(before);
+    expect(s.t.phase).toBe('subscribing');
+  });
+
+  it('a mid gap asks for a fresh checkpoint; I frames consume a mid; frames before the next H are dropped', async () => {
+    const s = topic({ a: [] });
+    s.h();
+    await s.tick();
+    await s.tick();
+    s.i();
+    s.p([{ op: 'add', path: '/a/-', value: 1 }], 'P', 0);
+    await s.tick();
+    expect(s.resyncs).toEqual([]);
+    s.p([{ op: 'add', path: '/a/-', value: 2 }], 'P', 1);
+    expect(s.resyncs).toEqual(['mid_gap']);
+    s.p([{ op: 'add', path: '/a/-', value: 3 }]);
+    await s.tick();
+    expect((s.t.doc as any).a).toEqual([1]);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkResync,
+  documentArrived,
+  feedOf,
+  fellBack,
+  initialPushHealth,
+  pollDue,
+  reconciled,
+  resyncing,
+  wantReconcile,
+  type PushHealth,
+} from '../../streams/push-health.js';
+
+const at = (h: PushHealth, ms: number): PushHealth => documentArrived(h, ms, true);
+
+describe('push health', () => {
+  it('polling → push on the first document; polled at the normal interval until then', () => {
+    const h = initialPushHealth(0);
+    expect(h.name).toBe('polling');
+    expect(pollDue(h, 1000, 0, 15_000)).toBe(true);
+    const p = at(h, 100);
+    expect(p).toMatchObject({ name: 'push', since: 100, reason: 'checkpoint', reconcileNow: false });
+    expect(feedOf(p)).toBe('push');
+  });
+
+  it('push: the summary is polled only every reconcileMs', () => {
+    const p = reconciled(at(initialPushHealth(0), 0));
+    expect(pollDue(p, 14_999, 0, 15_000)).toBe(false);
+    expect(pollDue(p, 15_000, 0, 15_000)).toBe(true);
+    expect(pollDue(p, 1, null, 15_000)).toBe(true);
+    expect(documentArrived(p, 500, false)).toMatchObject({ name: 'push', since: 0 });
+  });
+
+  it('push → resyncing on a mid gap or a failed patch, with a reconciliation poll at once', () => {
+    const r = resyncing(reconciled(at(initialPushHealth(0), 0)), 200, 'mid gap');
+    expect(r).toMatchObject({ name: 'resyncing', since: 200, reason: 'mid gap', reconcileNow: true });
+    expect(feedOf(r)).toBe('polling');
+    expect(pollDue(r, 201, 200, 15_000)).toBe(true);
+  });
+
+  it('resyncing → push on the fresh checkpoint, which asks for a reconciliation poll', () => {
+    const r = reconciled(resyncing(at(initialPushHealth(0), 0), 200, 'bad patch'));
+    const p = documentArrived(r, 300, true);
+    expect(p).toMatchObject({ name: 'push', since: 300, reconcileNow: true });
+    expect(reconciled(p).reconcileNow).toBe(false);
+  });
+
+  it('resyncing → fallen-back when no document came within the grace', () => {
+    const r = resyncing(at(initialPushHealth(0), 0), 200, 'mid gap');
+    expect(checkResync(r, 1200, 1000)).toBe(r);
+    expect(checkResync(r, 1201, 1000)).toMatchObject({
+      name: 'fallen-back',
+      since: 1201,
+      reason: 'resync timed out',
+    });
+  });
+
+  it('push → fallen-back when the socket closes or the topic is unknown; back to push on a document', () => {
+    const f = fellBack(at(initialPushHealth(0), 0), 50, 'socket closed');
+    expect(f).toMatchObject({ name: 'fallen-back', since: 50, reason: 'socket closed', reconcileNow: true });
+    expect(pollDue(reconciled(f), 51, 50, 15_000)).toBe(true);
+    expect(documentArrived(f, 90, true)).toMatchObject({ name: 'push', since: 90 });
+  });
+
+  it('polling stays polling when push reports a loss before any document', () => {
+    const h = initialPushHealth(0);
+    expect(fellBack(h, 10, 'topic 404')).toBe(h);
+    expect(resyncing(h, 10, 'mid gap')).toMatchObject({ name: 'polling', reconcileNow: true });
+  });
+
+  it('a game that ended asks for its confirming polls at the normal interval', () => {
+    const p = reconciled(at(initialPushHealth(0), 0));
+    expect(pollDue(wantReconcile(p), 1, 0, 15_000)).toBe(true);
+  });
+});
