@@ -49,7 +49,6 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
   const hbiSeconds = options.hbiSeconds ?? 30;
   const tickMs = options.tickMs ?? 20;
   const tokenTtlMs = options.tokenTtlMs ?? 60_000;
-  const topics = new Map(deps.games.map((g) => [gameTopic(g.league, g.id), g] as const));
   const feeds = new Map<string, GameFeed>();
   const tokens = new Map<string, number>();
   const sessions = new Set<FastcastSession>();
@@ -59,7 +58,8 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
 
   const feedOf = (topic: string): GameFeed | undefined => {
     let feed = feeds.get(topic);
-    const game = topics.get(topic);
+    // Looked up in the served games each time: the demo adds a slate while the socket is up.
+    const game = deps.games.find((g) => gameTopic(g.league, g.id) === topic);
     if (feed === undefined && game !== undefined) {
       feed = createGameFeed(game, deps.clock.now());
       feeds.set(topic, feed);
@@ -70,6 +70,11 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
   const tick = (): void => {
     const now = deps.clock.now();
     for (const [topic, feed] of feeds) {
+      // A game the simulator stopped serving (the demo keeps two slates) has no topic any more.
+      if (!deps.games.some((g) => gameTopic(g.league, g.id) === topic)) {
+        feeds.delete(topic);
+        continue;
+      }
       const published = feed.advance(now);
       if (published) for (const s of sessions) s.publish(topic, published);
     }
