@@ -2,7 +2,8 @@ import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
-import { loadConfig, type ConfigFlags } from '../../src/daemon/config.js';
+import type { ConfigFlags } from '../../src/daemon/config.js';
+import { testDaemonConfig } from '../support/daemon-config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -58,21 +59,6 @@ function watchUntilEnd(url: string): {
   return { ws, events, first, ended, closed };
 }
 
-function configFor(upstream: string, extra: ConfigFlags = {}) {
-  return loadConfig({
-    env: {},
-    flags: {
-      port: 0,
-      host: '127.0.0.1',
-      upstream,
-      leagues: 'mens',
-      summaryInterval: 1000,
-      logLevel: 'silent',
-      ...extra,
-    },
-  });
-}
-
 describe.skipIf(!HAVE_FIXTURES || !GAME)(`createDaemon ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`, () => {
   let upstream: RunningUpstream | undefined;
   let daemon: Daemon | undefined;
@@ -89,7 +75,7 @@ describe.skipIf(!HAVE_FIXTURES || !GAME)(`createDaemon ${HAVE_FIXTURES ? '' : NO
   async function playGame(extra: ConfigFlags = {}) {
     const file = GAME?.file ?? '';
     upstream = await startUpstream({ replay: [file], speed: SPEED, logger: silentLogger });
-    daemon = createDaemon(configFor(upstream.url, extra), { logger: silentLogger });
+    daemon = createDaemon(testDaemonConfig(upstream.url, extra), { logger: silentLogger });
     await daemon.start();
     const watch = watchUntilEnd(daemon.url);
     await watch.first;
@@ -171,7 +157,7 @@ describe.skipIf(!HAVE_FIXTURES || !GAME)(`createDaemon ${HAVE_FIXTURES ? '' : NO
   it('closes within the time limit even when the upstream hangs', async () => {
     upstream = await startUpstream({ replay: [GAME?.file ?? ''], speed: SPEED, logger: silentLogger });
     upstream.faults.hangNext(1_000);
-    daemon = createDaemon(configFor(upstream.url), { logger: silentLogger, closeTimeoutMs: 3_000 });
+    daemon = createDaemon(testDaemonConfig(upstream.url), { logger: silentLogger, closeTimeoutMs: 3_000 });
     await daemon.start();
     const started = Date.now();
     await daemon.close();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/daemon/config.js';
+import { testDaemonConfig } from '../support/daemon-config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { DEFAULT_FASTCAST_URL, loadPushConfig } from '../../src/daemon/push-config.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -53,17 +53,7 @@ describe('a daemon on push', () => {
       speed: 30,
       logger: silentLogger,
     });
-    const config = loadConfig({
-      env: {},
-      flags: {
-        port: 0,
-        host: '127.0.0.1',
-        upstream: upstream.url,
-        leagues: 'mens',
-        summaryInterval: 1000,
-        logLevel: 'silent',
-      },
-    });
+    const config = testDaemonConfig(upstream.url);
     const push = loadPushConfig({ env: { COURTSIDE_FASTCAST_URL: upstream.fastcastUrl as string } });
     daemon = createDaemon(config, { logger: silentLogger, push });
     await daemon.start();

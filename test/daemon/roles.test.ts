@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
 import { InvalidConfigError } from '../../src/core/errors.js';
 import { loadConfig, type ConfigFlags } from '../../src/daemon/config.js';
+import { testDaemonConfig } from '../support/daemon-config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -16,20 +17,7 @@ const GAME = finishedSummaries().find((f) => f.league === 'mens' && !f.qualifier
 const DEAD_UPSTREAM = 'http://127.0.0.1:1';
 
 function configFor(upstream: string, redis: TestRedis, extra: ConfigFlags) {
-  return loadConfig({
-    env: {},
-    flags: {
-      port: 0,
-      host: '127.0.0.1',
-      upstream,
-      leagues: 'mens',
-      summaryInterval: 1000,
-      logLevel: 'silent',
-      redis: redis.url,
-      prefix: redis.prefix,
-      ...extra,
-    },
-  });
+  return testDaemonConfig(upstream, { redis: redis.url, prefix: redis.prefix, ...extra });
 }
 
 function collectUntilEnd(url: string): { events: GameEvent[]; ended: Promise<void>; ws: WebSocket } {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/daemon/config.js';
+import { testDaemonConfig } from '../support/daemon-config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -71,19 +71,7 @@ describe.skipIf(!redis)(
       );
       closers.push(() => upstream.close());
       const daemon: Daemon = createDaemon(
-        loadConfig({
-          env: {},
-          flags: {
-            port: 0,
-            host: '127.0.0.1',
-            upstream: upstream.url,
-            leagues: 'mens',
-            summaryInterval: 1000,
-            redis: redis!.url,
-            prefix: redis!.prefix,
-            logLevel: 'silent',
-          },
-        }),
+        testDaemonConfig(upstream.url, { redis: redis!.url, prefix: redis!.prefix }),
         { logger: silentLogger },
       );
       closers.push(() => daemon.close());

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { silentLogger } from '../../../src/core/log.js';
-import { loadConfig } from '../../../src/daemon/config.js';
+import { testDaemonConfig } from '../../support/daemon-config.js';
 import { createDaemon } from '../../../src/daemon/daemon.js';
 import { startUpstream } from '../../../src/simulator/index.js';
 import type { Alert } from '../../../workers/alerts/types.js';
@@ -118,18 +118,10 @@ describe.skipIf(!HAVE_FIXTURES || !redis || GAMES.length === 0)(
         });
         closers.push(() => upstream.close());
         const daemon = createDaemon(
-          loadConfig({
-            env: {},
-            flags: {
-              port: 0,
-              host: '127.0.0.1',
-              upstream: upstream.url,
-              leagues: [...new Set(GAMES.map((g) => g.league))].join(','),
-              summaryInterval: 1000,
-              redis: redis!.url,
-              prefix: redis!.prefix,
-              logLevel: 'silent',
-            },
+          testDaemonConfig(upstream.url, {
+            leagues: [...new Set(GAMES.map((g) => g.league))].join(','),
+            redis: redis!.url,
+            prefix: redis!.prefix,
           }),
           { logger: silentLogger },
         );
