@@ -10,7 +10,7 @@
  * a few events per commit, in a closed loop (at most WINDOW events in flight per viewer). One JSON
  * line at the end. Linux only (/proc); a fresh key prefix, deleted after.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { createRedisBus } from '../src/bus/redis.js';
 import type { Bus } from '../src/bus/types.js';
 import { deleteKeys } from '../test/support/redis.js';
+import { startClients, type FanoutClients } from './fanout-clients.js';
 import { playEvent, SLATE } from './slate.js';
 
 const REDIS_URL = process.env.GATEWAYS_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -71,32 +72,7 @@ async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-interface Viewers {
-  child: ChildProcess;
-  total: () => number;
-  ask: <T>(cmd: object, reply: string) => Promise<T>;
-}
-
-function startViewers(): Viewers {
-  const child = fork(join(ROOT, 'bench', 'fanout-client.ts'), [], { execArgv: ['--import', 'tsx'] });
-  let total = 0;
-  const waiting = new Map<string, (m: unknown) => void>();
-  child.on('message', (m: { type: string; total?: number; message?: string }) => {
-    if (m.type === 'progress') total = m.total ?? total;
-    else if (m.type === 'error') throw new Error(`viewer process: ${m.message}`);
-    else waiting.get(m.type)?.(m);
-  });
-  return {
-    child,
-    total: () => total,
-    ask<T>(cmd: object, reply: string) {
-      return new Promise<T>((resolve) => {
-        waiting.set(reply, (m) => resolve(m as T));
-        child.send(cmd);
-      });
-    },
-  };
-}
+type Viewers = FanoutClients;
 
 /** Every game commits EVENTS_PER_COMMIT events, all games at once, as pollers of a slate would. */
 async function round(bus: Bus): Promise<number> {
@@ -163,7 +139,7 @@ async function phase(bus: Bus, viewers: Viewers, gateways: Gateway[], seconds: n
 
 /** Connects the viewers spread evenly over `gateways`, measures a warm-up and then the phase. */
 async function measure(bus: Bus, gateways: Gateway[]): Promise<Phase> {
-  const viewers = startViewers();
+  const viewers = startClients();
   for (const g of gateways) {
     await viewers.ask({ cmd: 'connect', url: g.url, n: VIEWERS / gateways.length }, 'ready');
   }
