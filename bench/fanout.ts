@@ -16,11 +16,8 @@
  * FANOUT_REDIS_URL=redis://… runs the same over the Redis bus (a fresh key prefix, deleted after):
  * the server is then a gateway as `serve --role gateway` runs it, reading the log with XREAD.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { GameEvent, SnapshotSource } from '../src/model/events.js';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +26,7 @@ import { createRedisBus } from '../src/bus/redis.js';
 import { deleteKeys } from '../test/support/redis.js';
 import type { Bus } from '../src/bus/types.js';
 import { createDaemonServer } from '../src/server/server.js';
+import { startClients } from './fanout-clients.js';
 import { playEvent, SLATE, type Game } from './slate.js';
 
 const CLIENTS = Number(process.env.FANOUT_CLIENTS ?? 1_000);
@@ -67,32 +65,6 @@ interface Stats {
   p99: number;
   samples: number;
   cpuMs: number;
-}
-
-function startClients(): {
-  child: ChildProcess;
-  total: () => number;
-  ask: <T>(cmd: object, reply: string) => Promise<T>;
-} {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const child = fork(join(here, 'fanout-client.ts'), [], { execArgv: ['--import', 'tsx'] });
-  let total = 0;
-  const waiting = new Map<string, (m: unknown) => void>();
-  child.on('message', (m: { type: string; total?: number; message?: string }) => {
-    if (m.type === 'progress') total = m.total ?? total;
-    else if (m.type === 'error') throw new Error(`client process: ${m.message}`);
-    else waiting.get(m.type)?.(m);
-  });
-  return {
-    child,
-    total: () => total,
-    ask<T>(cmd: object, reply: string) {
-      return new Promise<T>((resolve) => {
-        waiting.set(reply, (m) => resolve(m as T));
-        child.send(cmd);
-      });
-    },
-  };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

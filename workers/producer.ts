@@ -4,7 +4,7 @@ import type { GameEvent } from '../src/model/events.js';
 import { Backoff } from '../src/core/backoff.js';
 import { silentLogger, type Logger } from '../src/core/log.js';
 import { jobsDropped, queueDepth } from '../src/core/metrics.js';
-import { EVENTS_QUEUE, bullPrefix, createRedisConnection, toJobId } from './queues.js';
+import { EVENTS_QUEUE, bullPrefix, createRedisConnection, prefixForRedis, toJobId } from './queues.js';
 
 export interface EventProducerOptions {
   redisUrl: string;
@@ -84,8 +84,9 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   const backoff = new Backoff({ baseMs: retryDelayMs, capMs: Math.max(retryDelayMs, RETRY_CAP_MS) });
 
   // One retry per command: a command issued while Redis is away fails fast, and the buffer holds it.
+  const prefix = prefixForRedis(options.redisUrl, options.prefix);
   const connection: Redis = createRedisConnection(options.redisUrl, { maxRetriesPerRequest: 1 });
-  const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(options.prefix, EVENTS_QUEUE) });
+  const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(prefix, EVENTS_QUEUE) });
   queue.on('error', () => undefined);
 
   let buffer: GameEvent[] = [];

@@ -1,9 +1,10 @@
-import { hashTagOf } from '../src/bus/options.js';
+import { hashTagOf, prefixForTopology } from '../src/bus/options.js';
 import {
   connectRedis,
   type RedisConnection,
   type RedisConnectionOptions,
 } from '../src/bus/redis-connection.js';
+import { parseRedisUrl } from '../src/bus/redis-url.js';
 
 /** The BullMQ queue every engine event is added to. */
 export const EVENTS_QUEUE = 'courtside-events';
@@ -21,6 +22,15 @@ export function queueName(queue: typeof EVENTS_QUEUE | typeof WEBHOOKS_QUEUE, bo
 
 /** The project's default Redis key prefix (the bus uses the same). */
 export const DEFAULT_PREFIX = 'courtside:';
+
+/**
+ * The project prefix a worker or producer uses on the Redis at `redisUrl`: as `serve` chooses it, so
+ * a library caller on a Cluster who passes no prefix gets the hash-tagged one rather than keys
+ * spread over slots (CROSSSLOT on every script), and an untagged prefix there is refused up front.
+ */
+export function prefixForRedis(redisUrl: string, prefix: string | undefined): string {
+  return prefixForTopology(parseRedisUrl(redisUrl).topology, prefix);
+}
 
 /**
  * The BullMQ prefix of `queue`. BullMQ joins its prefix and the queue name with ':' itself, so the

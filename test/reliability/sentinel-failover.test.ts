@@ -4,17 +4,23 @@ import type { GameEvent, PlayAddedData } from '../../src/model/events.js';
 import { loadConfig, type ConfigFlags } from '../../src/daemon/config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
+import { createAlertWorker } from '../../workers/alerts/worker.js';
+import { parseAlertsConfig } from '../../workers/rules-file.js';
+import { createWebhookWorker } from '../../workers/webhooks/worker.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { startReceiver } from '../support/receiver.js';
 import { haveRedisServer } from '../support/redis-process.js';
 import { startSentinelSet, type SentinelSet } from '../support/redis-topology.js';
 import { waitFor } from '../support/wait-for.js';
+import { SECRET, acceptedAlertIds } from '../workers/pipeline.js';
 
 /**
  * A Redis primary SIGKILLed in the middle of a replayed game, under Sentinel: a poller (role all,
  * so it has a viewer too) and a gateway ride out the promotion of the replica. Each viewer, keeping
  * the first copy of each event id (as the client library does), ends with every play once under one
- * event id, and delivery resumes within 15 s.
+ * event id, and delivery resumes within 15 s. An alert worker and a webhook worker on the same
+ * Sentinel deliver to a local receiver through the failover: the final score once, no alert twice.
  */
 const HAVE_SERVER = await haveRedisServer();
 const GAME = finishedSummaries().find((f) => f.league === 'mens' && !f.qualifier.includes('roundtrip'));
@@ -72,15 +78,42 @@ describe.skipIf(!HAVE_SERVER || !HAVE_FIXTURES || !GAME)(
     let upstream: RunningUpstream | undefined;
     const daemons: Daemon[] = [];
     const viewers: Viewer[] = [];
+    const closers: Array<() => Promise<void>> = [];
     afterEach(async () => {
       for (const v of viewers.splice(0)) v.close();
+      for (const close of closers.splice(0).reverse()) await close();
       for (const d of daemons.splice(0)) await d.close();
       await upstream?.close();
       await set?.stop();
     });
 
-    it('every play once under one event id on both instances, delivery back within 15 s', async () => {
-      set = await startSentinelSet({ downAfterMs: 1_000 });
+    it('every play once under one event id on both instances, delivery back within 15 s, alerts once', async () => {
+      // Two replicas: the promoted one keeps a replica, so commits that wait for one go on succeeding.
+      set = await startSentinelSet({ downAfterMs: 1_000, replicas: 2 });
+      const receiver = await startReceiver();
+      closers.push(receiver.close);
+      const alertsConfig = parseAlertsConfig(
+        {
+          allowPrivateAddresses: true,
+          backoffMs: 200,
+          rules: { final_score: {}, lead_change: { fromPeriod: 1 }, run: { points: 8 } },
+          subscribers: [{ id: 'local-bot', url: receiver.url, secret: SECRET }],
+        },
+        {},
+      );
+      const alertWorker = createAlertWorker({
+        redisUrl: set.url,
+        config: alertsConfig,
+        logger: silentLogger,
+      });
+      closers.push(() => alertWorker.close());
+      const webhookWorker = createWebhookWorker({
+        redisUrl: set.url,
+        config: alertsConfig,
+        logger: silentLogger,
+      });
+      closers.push(() => webhookWorker.close());
+      await Promise.all([alertWorker.ready(), webhookWorker.ready()]);
       upstream = await startUpstream({ replay: [GAME!.file], speed: SPEED, logger: silentLogger });
       const flags = (extra: ConfigFlags): ConfigFlags => ({
         port: 0,
@@ -141,6 +174,21 @@ describe.skipIf(!HAVE_SERVER || !HAVE_FIXTURES || !GAME)(
         expect(silence).toBeLessThanOrEqual(MAX_SILENCE_MS);
       }
       expect([...onGateway.events.keys()].sort()).toEqual([...onPoller.events.keys()].sort());
+
+      // The alerts: the final score delivered once, and no alert accepted twice under one key.
+      const gameId = upstream.games[0]?.id ?? '';
+      const finals = (): string[] => acceptedAlertIds(receiver).filter((id) => id.startsWith('final_score:'));
+      await waitFor(
+        () => finals().length > 0,
+        60_000,
+        () => `the final score at the receiver (received: ${acceptedAlertIds(receiver).join(' ')})`,
+      );
+      // Anything doubled would arrive within moments of the last delivery.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(finals()).toEqual([`final_score:mens:${gameId}:final`]);
+      const keys = receiver.accepted().map((r) => String(r.headers['idempotency-key']));
+      expect(keys.length).toBeGreaterThan(1);
+      expect(new Set(keys).size, `keys delivered twice: ${keys.join(' ')}`).toBe(keys.length);
     }, 300_000);
   },
 );

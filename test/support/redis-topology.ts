@@ -53,7 +53,9 @@ export interface SentinelSet {
   url: string;
   masterName: string;
   primary: RedisNode;
+  /** The first replica (of `replicas`). */
   replica: RedisNode;
+  replicas: RedisNode[];
   sentinels: RedisNode[];
   /** The port of the node the sentinels name as primary now. */
   primaryPort(): Promise<number>;
@@ -61,10 +63,13 @@ export interface SentinelSet {
 }
 
 /**
- * A primary, one replica and three sentinels (quorum 2) that declare the primary down after
- * `downAfterMs` (default 1 s) and fail over at once.
+ * A primary, `replicas` replicas (default 1) and three sentinels (quorum 2) that declare the primary
+ * down after `downAfterMs` (default 1 s) and fail over at once. With two replicas the promoted one
+ * keeps a replica of its own, so commits that wait for one still succeed after the failover.
  */
-export async function startSentinelSet(options: { downAfterMs?: number } = {}): Promise<SentinelSet> {
+export async function startSentinelSet(
+  options: { downAfterMs?: number; replicas?: number } = {},
+): Promise<SentinelSet> {
   const dir = await mkdtemp(join(tmpdir(), 'courtside-sentinel-'));
   const masterName = 'courtside';
   const nodes: RedisNode[] = [];
@@ -75,26 +80,30 @@ export async function startSentinelSet(options: { downAfterMs?: number } = {}): 
       primaryPort,
     );
     nodes.push(primary);
-    const replicaPort = await freePort();
-    const replica = await spawnNode(
-      [
-        '--port',
-        String(replicaPort),
-        ...NO_PERSISTENCE,
-        '--dir',
-        dir,
-        '--replicaof',
-        '127.0.0.1',
-        String(primaryPort),
-      ],
-      replicaPort,
-    );
-    nodes.push(replica);
-    const sync = new Redis({ port: replicaPort, host: '127.0.0.1' });
-    try {
-      await waitFor(async () => /master_link_status:up/.test(await sync.info('replication')), 15_000);
-    } finally {
-      sync.disconnect();
+    const replicas: RedisNode[] = [];
+    for (let r = 0; r < (options.replicas ?? 1); r++) {
+      const replicaPort = await freePort();
+      const replica = await spawnNode(
+        [
+          '--port',
+          String(replicaPort),
+          ...NO_PERSISTENCE,
+          '--dir',
+          dir,
+          '--replicaof',
+          '127.0.0.1',
+          String(primaryPort),
+        ],
+        replicaPort,
+      );
+      nodes.push(replica);
+      const sync = new Redis({ port: replicaPort, host: '127.0.0.1' });
+      try {
+        await waitFor(async () => /master_link_status:up/.test(await sync.info('replication')), 15_000);
+      } finally {
+        sync.disconnect();
+      }
+      replicas.push(replica);
     }
     const sentinels: RedisNode[] = [];
     for (let i = 0; i < 3; i++) {
@@ -120,15 +129,16 @@ export async function startSentinelSet(options: { downAfterMs?: number } = {}): 
     const ask = new Redis({ port: sentinels[0]!.port, host: '127.0.0.1' });
     // The sentinels know the replica (and one another) before a test may kill the primary.
     await waitFor(async () => {
-      const replicas = (await ask.call('SENTINEL', 'REPLICAS', masterName)) as unknown[];
+      const known = (await ask.call('SENTINEL', 'REPLICAS', masterName)) as unknown[];
       const peers = (await ask.call('SENTINEL', 'SENTINELS', masterName)) as unknown[];
-      return replicas.length === 1 && peers.length === 2;
+      return known.length === replicas.length && peers.length === 2;
     }, 20_000);
     return {
       url: `redis+sentinel://${sentinels.map((s) => `127.0.0.1:${s.port}`).join(',')}/${masterName}`,
       masterName,
       primary,
-      replica,
+      replica: replicas[0]!,
+      replicas,
       sentinels,
       async primaryPort() {
         const [, port] = (await ask.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName)) as [

@@ -4,11 +4,11 @@ import type { GameEvent } from '../../src/model/events.js';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { alertsFired, alertsStale, queueDepth } from '../../src/core/metrics.js';
 import {
-  DEFAULT_PREFIX,
   EVENTS_QUEUE,
   WEBHOOKS_QUEUE,
   bullPrefix,
   createRedisConnection,
+  prefixForRedis,
   queueName,
 } from '../queues.js';
 import { EVENT_JOB_OPTIONS } from '../producer.js';
@@ -74,7 +74,7 @@ const DEPTH_SAMPLE_MS = 5_000;
 export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const logger = options.logger ?? silentLogger;
   const config = options.config;
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const prefix = prefixForRedis(options.redisUrl, options.prefix);
   const now = options.now ?? Date.now;
   const gapWaitMs = options.gapWaitMs ?? 2_000;
   const bot = config.name;

@@ -1,5 +1,5 @@
 import { Queue, type Job } from 'bullmq';
-import { DEFAULT_PREFIX, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection, queueName } from '../queues.js';
+import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection, prefixForRedis, queueName } from '../queues.js';
 import { knownBots } from '../bots.js';
 import type { DestinationKind } from '../destinations/schema.js';
 import type { WebhookJobData } from './jobs.js';
@@ -38,6 +38,7 @@ const PAGE = 500;
 
 /** Inspection and re-drive of the webhook failed sets (`courtside webhooks failed|retry`). */
 export function openFailedDeliveries(options: { redisUrl: string; prefix?: string }): FailedDeliveries {
+  const prefix = prefixForRedis(options.redisUrl, options.prefix);
   // A command-line tool: give up after a few seconds rather than wait for Redis forever.
   const connection = createRedisConnection(options.redisUrl, {
     maxRetriesPerRequest: 2,
@@ -50,7 +51,7 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
     let queue = queues.get(bot);
     if (!queue) {
       const name = queueName(WEBHOOKS_QUEUE, bot ?? undefined);
-      queue = new Queue<WebhookJobData>(name, { connection, prefix: bullPrefix(options.prefix, name) });
+      queue = new Queue<WebhookJobData>(name, { connection, prefix: bullPrefix(prefix, name) });
       queue.on('error', () => undefined);
       queues.set(bot, queue);
     }
@@ -60,7 +61,7 @@ export function openFailedDeliveries(options: { redisUrl: string; prefix?: strin
   /** The queues to look in: one bot's, or the shared one and every bot's. */
   async function queuesOf(bot: string | undefined): Promise<Array<[string | null, Queue<WebhookJobData>]>> {
     const bots: Array<string | null> =
-      bot !== undefined ? [bot] : [null, ...(await knownBots(connection, options.prefix ?? DEFAULT_PREFIX))];
+      bot !== undefined ? [bot] : [null, ...(await knownBots(connection, prefix))];
     return bots.map((b) => [b, queueOf(b)]);
   }
 

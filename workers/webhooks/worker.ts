@@ -4,7 +4,7 @@ import { silentLogger, type Logger } from '../../src/core/log.js';
 import { webhookDeliveries } from '../../src/core/metrics.js';
 import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { logQueueErrors } from '../queue-errors.js';
-import { DEFAULT_PREFIX, WEBHOOKS_QUEUE, bullPrefix, createRedisConnection, queueName } from '../queues.js';
+import { WEBHOOKS_QUEUE, bullPrefix, createRedisConnection, prefixForRedis, queueName } from '../queues.js';
 import { createChatDelivery } from '../destinations/chat-delivery.js';
 import { workerHandle } from '../worker-handle.js';
 import { deliverWebhook } from './deliver.js';
@@ -43,13 +43,14 @@ const HANDOFF_DELAY_MS = 1_000;
  */
 export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const logger = options.logger ?? silentLogger;
+  const prefix = prefixForRedis(options.redisUrl, options.prefix);
   const subscribers = new Map<string, SubscriberConfig>(options.config.subscribers.map((s) => [s.id, s]));
   const connection: Redis = createRedisConnection(options.redisUrl);
   const legacyConnection: Redis = createRedisConnection(options.redisUrl);
   const commands: Redis = createRedisConnection(options.redisUrl);
   const chats = createChatDelivery({
     commands,
-    prefix: options.prefix ?? DEFAULT_PREFIX,
+    prefix,
     timeoutMs: options.config.timeoutMs,
     allowPrivateAddresses: options.config.allowPrivateAddresses,
     logger,
@@ -113,14 +114,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const botQueue = queueName(WEBHOOKS_QUEUE, options.config.name);
   const worker = new Worker<WebhookJobData>(botQueue, deliverJob, {
     connection,
-    prefix: bullPrefix(options.prefix, botQueue),
+    prefix: bullPrefix(prefix, botQueue),
     // Deliveries wait on the network, not the CPU: many in flight cost little.
     concurrency: options.concurrency ?? 16,
   });
   logQueueErrors(worker, logger, 'webhook worker');
   const legacy = new Worker<WebhookJobData>(WEBHOOKS_QUEUE, deliverLegacyJob, {
     connection: legacyConnection,
-    prefix: bullPrefix(options.prefix, WEBHOOKS_QUEUE),
+    prefix: bullPrefix(prefix, WEBHOOKS_QUEUE),
     // Only what an upgrade left behind: a trickle, then nothing.
     concurrency: 4,
   });
