@@ -2,7 +2,7 @@ import type { League } from '../src/core/leagues.js';
 import type { Logger } from '../src/core/log.js';
 import { BusUnavailableError, CourtsideError } from '../src/core/errors.js';
 import { pollErrors } from '../src/core/metrics.js';
-import { backoffDelay } from '../src/espn/backoff.js';
+import { backoffDelay } from '../src/core/backoff.js';
 import type { PollerStatus } from './engine-types.js';
 
 /** An error's code and message, for status and logs (`INTERNAL` for anything not ours). */

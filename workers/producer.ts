@@ -81,7 +81,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   // Quick enough to notice Redis back within a second even if the 'ready' event is missed.
   const retryDelayMs = options.retryDelayMs ?? 1_000;
-  const backoff = new Backoff({ baseMs: retryDelayMs, capMs: Math.max(retryDelayMs, RETRY_CAP_MS) });
+  const backoff = new Backoff({ baseMs: retryDelayMs, maxMs: Math.max(retryDelayMs, RETRY_CAP_MS) });
 
   // One retry per command: a command issued while Redis is away fails fast, and the buffer holds it.
   const prefix = prefixForRedis(options.redisUrl, options.prefix);

@@ -24,7 +24,8 @@ export interface RedisConnectionOptions {
 
 /** Reconnects back off from 100 ms to 2 s with jitter: a restarted or promoted Redis is found within about 2 s. */
 export function reconnectDelay(attempt: number): number {
-  return backoffDelay(attempt, { baseMs: 100, capMs: 2_000 });
+  // ioredis counts attempts from 1.
+  return backoffDelay(attempt - 1, { baseMs: 100, maxMs: 2_000 });
 }
 
 // A node that stays a replica (a plain redis:// URL naming it) answers READONLY again after every

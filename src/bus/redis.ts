@@ -85,7 +85,7 @@ const QUIT_TIMEOUT_MS = 1_000;
  * Backoff between failed tail reads (a tail connection itself never gives up): quick for a blip,
  * at most 5 s for a failure that lasts, jittered so the gateways of a deployment do not retry in step.
  */
-const TAIL_RETRY = { baseMs: 250, capMs: 5_000 };
+const TAIL_RETRY = { baseMs: 250, maxMs: 5_000 };
 
 /**
  * The key of a game's meta (its diff state, with the snapshot the engine keeps), for readers

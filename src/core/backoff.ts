@@ -1,21 +1,27 @@
 /**
- * Delays between retries of something that failed: doubling from `baseMs` up to `capMs`, each
- * drawn at random from the upper half of its step. The cap keeps recovery quick once the failure
- * ends; the jitter keeps many processes that failed together from retrying in lockstep, which
- * would hit a recovering Redis (or upstream) all at the same instant.
+ * Delays between retries of something that failed: exponential backoff with "equal jitter". Each
+ * delay is drawn from the upper half of its step, so a retry never fires at once, and the other
+ * half spreads processes that failed together, which would otherwise hit a recovering Redis or
+ * upstream at the same instant. The cap keeps recovery quick once the failure ends.
  */
 export interface BackoffOptions {
-  baseMs: number;
-  capMs: number;
-  /** A number in [0, 1); `Math.random` unless a test fixes it. */
-  random?: () => number;
+  /** Delay scale of the first retry, in ms. */
+  readonly baseMs: number;
+  /** Upper bound of any computed delay, in ms. */
+  readonly maxMs: number;
+  /** Source of randomness in [0, 1); injectable for tests. */
+  readonly random?: () => number;
 }
 
-/** The delay before retry number `attempt` (1 = the first retry). */
+/**
+ * Delay before retry number `attempt` (0 for the first retry): a uniform draw in
+ * [base·2^attempt / 2, base·2^attempt], capped.
+ */
 export function backoffDelay(attempt: number, options: BackoffOptions): number {
   const random = options.random ?? Math.random;
-  const step = Math.min(options.capMs, options.baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
-  return Math.round(step / 2 + (step / 2) * random());
+  // The exponent stops at 30: past it the cap has long applied, and 2^attempt would overflow.
+  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, Math.min(attempt, 30)));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
 /** A retry schedule that remembers how many failures in a row it has seen. */
@@ -27,7 +33,7 @@ export class Backoff {
   /** The delay to wait after one more failure. */
   next(): number {
     this.failures += 1;
-    return backoffDelay(this.failures, this.options);
+    return backoffDelay(this.failures - 1, this.options);
   }
 
   /** A success: the next failure starts again from `baseMs`. */

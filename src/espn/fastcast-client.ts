@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { UpstreamHttpError, UpstreamNetworkError, UpstreamPayloadError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } from '../core/metrics.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../core/backoff.js';
 import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
 import { readBody } from './http.js';

@@ -23,7 +23,8 @@ import {
   upstreamQueueWait,
   upstreamRequests,
 } from '../core/metrics.js';
-import { backoffDelay, parseRetryAfter } from './backoff.js';
+import { backoffDelay } from '../core/backoff.js';
+import { parseRetryAfter } from './backoff.js';
 import { LaneSlots, type Lane } from './lane.js';
 import { TokenBucket, type BucketLimit } from '../core/token-bucket.js';
 import type { BuiltRequest } from './operations.js';

@@ -1,29 +1,54 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Backoff, backoffDelay } from '../../src/core/backoff.js';
 
 describe('backoff', () => {
   it('doubles from the base up to the cap, each delay in the upper half of its step', () => {
-    const low = { baseMs: 100, capMs: 2_000, random: () => 0 };
-    const high = { baseMs: 100, capMs: 2_000, random: () => 0.999999 };
-    expect([1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n, low))).toEqual([
+    const low = { baseMs: 100, maxMs: 2_000, random: () => 0 };
+    const high = { baseMs: 100, maxMs: 2_000, random: () => 0.999999 };
+    expect([0, 1, 2, 3, 4, 5, 49].map((n) => backoffDelay(n, low))).toEqual([
       50, 100, 200, 400, 800, 1000, 1000,
     ]);
-    expect([1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n, high))).toEqual([
+    expect([0, 1, 2, 3, 4, 5, 49].map((n) => backoffDelay(n, high))).toEqual([
       100, 200, 400, 800, 1600, 2000, 2000,
     ]);
   });
 
   it('spreads processes that failed together', () => {
-    const delays = new Set(Array.from({ length: 50 }, () => backoffDelay(8, { baseMs: 100, capMs: 2_000 })));
+    const delays = new Set(Array.from({ length: 50 }, () => backoffDelay(7, { baseMs: 100, maxMs: 2_000 })));
     expect(delays.size).toBeGreaterThan(10);
     for (const d of delays) expect(d).toBeGreaterThanOrEqual(1_000);
   });
 
   it('starts again from the base after a success', () => {
-    const backoff = new Backoff({ baseMs: 100, capMs: 10_000, random: () => 0.999999 });
+    const backoff = new Backoff({ baseMs: 100, maxMs: 10_000, random: () => 0.999999 });
     expect([backoff.next(), backoff.next(), backoff.next()]).toEqual([100, 200, 400]);
     expect(backoff.attempts).toBe(3);
     backoff.reset();
     expect(backoff.next()).toBe(100);
+  });
+});
+
+describe('backoffDelay', () => {
+  it('doubles per attempt, keeps half the window and respects the cap', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 20 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        (attempt, r) => {
+          const ceiling = Math.min(8000, 100 * 2 ** attempt);
+          const delay = backoffDelay(attempt, { baseMs: 100, maxMs: 8000, random: () => r });
+          expect(delay).toBeGreaterThanOrEqual(Math.floor(ceiling / 2));
+          expect(delay).toBeLessThanOrEqual(ceiling);
+        },
+      ),
+    );
+    expect(backoffDelay(0, { baseMs: 100, maxMs: 8000, random: () => 0 })).toBe(50);
+    expect(backoffDelay(3, { baseMs: 100, maxMs: 8000, random: () => 0.999999 })).toBe(800);
+  });
+
+  it('spreads delays (jitter)', () => {
+    const seen = new Set(Array.from({ length: 50 }, () => backoffDelay(4, { baseMs: 100, maxMs: 10_000 })));
+    expect(seen.size).toBeGreaterThan(5);
   });
 });

@@ -1,30 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, parseRetryAfter } from '../../src/espn/backoff.js';
-
-describe('backoffDelay', () => {
-  it('doubles per attempt, keeps half the window and respects the cap', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 20 }),
-        fc.double({ min: 0, max: 0.999999, noNaN: true }),
-        (attempt, r) => {
-          const ceiling = Math.min(8000, 100 * 2 ** attempt);
-          const delay = backoffDelay(attempt, { baseMs: 100, maxMs: 8000, random: () => r });
-          expect(delay).toBeGreaterThanOrEqual(Math.floor(ceiling / 2));
-          expect(delay).toBeLessThanOrEqual(ceiling);
-        },
-      ),
-    );
-    expect(backoffDelay(0, { baseMs: 100, maxMs: 8000, random: () => 0 })).toBe(50);
-    expect(backoffDelay(3, { baseMs: 100, maxMs: 8000, random: () => 0.999999 })).toBe(800);
-  });
-
-  it('spreads delays (jitter)', () => {
-    const seen = new Set(Array.from({ length: 50 }, () => backoffDelay(4, { baseMs: 100, maxMs: 10_000 })));
-    expect(seen.size).toBeGreaterThan(5);
-  });
-});
+import { parseRetryAfter } from '../../src/espn/backoff.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2024-03-17T22:00:00Z');
