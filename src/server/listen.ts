@@ -21,3 +21,23 @@ export async function listen(server: Server, port = 0, host = '127.0.0.1'): Prom
       : address.address;
   return `http://${shown}:${address.port}`;
 }
+
+/**
+ * Stops accepting connections and resolves once the open ones have ended, or after `timeoutMs`,
+ * when those still open are cut: a stopping process must not wait on a client that never leaves.
+ */
+export function stopListening(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) return resolve();
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { silentLogger, type Logger } from '../core/log.js';
 import { createAuthenticator } from './auth.js';
 import { sendError, type RouteHandler } from './http-types.js';
-import { listen } from './listen.js';
+import { listen, stopListening } from './listen.js';
 import type { DaemonServer } from './server.js';
 
 // A health check or a scrape in flight gets this long to finish when the process stops.
@@ -71,19 +71,7 @@ export function createProbeServer(options: {
       url = await listen(server, options.port, options.host);
     },
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        const timer = setTimeout(() => {
-          server.closeAllConnections();
-          resolve();
-        }, CLOSE_TIMEOUT_MS);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      closing ??= stopListening(server, CLOSE_TIMEOUT_MS);
       return closing;
     },
     stats() {

@@ -18,7 +18,7 @@ import { sendOverlayRefusal } from './overlay-page.js';
 import { PreparedEvents } from './delivery/prepared-events.js';
 import { createSseEndpoint } from './sse.js';
 import { createWsGateway } from './ws-gateway.js';
-import { listen } from './listen.js';
+import { listen, stopListening } from './listen.js';
 
 export type { GatewayLimits } from './client-protocol.js';
 export { DEFAULT_LIMITS } from './client-protocol.js';
@@ -356,19 +356,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     prepared.close();
     sse.close();
     await gateway.close(CLIENT_CLOSE_GRACE_MS);
-    if (!server.listening) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        server.closeAllConnections();
-        resolve();
-      }, SERVER_CLOSE_TIMEOUT_MS);
-      timer.unref();
-      server.close(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      server.closeIdleConnections();
-    });
+    await stopListening(server, SERVER_CLOSE_TIMEOUT_MS);
   }
 
   return {
