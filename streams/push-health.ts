@@ -44,7 +44,9 @@ const move = (
   reason: string,
   reconcileNow: boolean,
 ): PushHealth =>
-  h.name === name && h.reconcileNow === reconcileNow && h.reason === reason
+  // Within a state the reason it was entered for is kept, so only a new state or flag is a change:
+  // every pushed patch of a healthy game returns the same object, and nothing downstream redraws.
+  h.name === name && h.reconcileNow === reconcileNow
     ? h
     : {
         name,

@@ -54,6 +54,8 @@ export interface FastcastClient {
   close(): Promise<void>;
 }
 
+// The ops counted by name in the frames metric; anything else is counted as `other`.
+const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B']);
 // What FastCast announces; used until its own `C` answer says otherwise.
 const DEFAULT_HBI_SECONDS = 30;
 
@@ -194,7 +196,7 @@ export function createFastcastClient(
       logger.debug({ err: error }, 'FastCast frame ignored');
       return;
     }
-    const op = ['C', 'S', 'H', 'R', 'P', 'I', 'B'].includes(frame.op) ? frame.op : 'other';
+    const op = KNOWN_OPS.has(frame.op) ? frame.op : 'other';
     fastcastFrames.inc({ op });
     if (frame.op === 'C') {
       if (frame.rc !== 200) return dropSocket('refused', `connect answered rc ${frame.rc ?? '?'}`);

@@ -71,7 +71,7 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
     const now = deps.clock.now();
     for (const [topic, feed] of feeds) {
       // A game the simulator stopped serving (the demo keeps two slates) has no topic any more.
-      if (!deps.games.some((g) => gameTopic(g.league, g.id) === topic)) {
+      if (!deps.games.includes(feed.game)) {
         feeds.delete(topic);
         continue;
       }

@@ -156,13 +156,18 @@ describe('FastCast in the simulator', () => {
       'Sec-WebSocket-Version: 13',
     ]);
     expect(noOrigin).toMatch(/^HTTP\/1.1 403/);
-    const ok = await rawUpgrade(up, (await discover(up)).token, [
+    const { token } = await discover(up);
+    const ok = await rawUpgrade(up, token, [
       ...exact,
       'Sec-WebSocket-Version: 13',
       `Origin: ${ORIGIN}`,
     ]).catch((e: unknown) => String(e));
     expect(ok).toMatch(/^HTTP\/1.1 101/);
     // A token serves one connection only.
+    await expect(
+      rawUpgrade(up, token, [...exact, 'Sec-WebSocket-Version: 13', `Origin: ${ORIGIN}`]),
+    ).resolves.toMatch(/^HTTP\/1.1 401/);
+    // And one never handed out serves none.
     await expect(
       rawUpgrade(up, 'not-a-token', [...exact, 'Sec-WebSocket-Version: 13', `Origin: ${ORIGIN}`]),
     ).resolves.toMatch(/^HTTP\/1.1 401/);
