@@ -115,9 +115,9 @@ function classifyType(type: string): PlayKind {
   const text = type.toLowerCase().replace(/\s+/g, ' ').trim();
   if (text === '' || text.includes('turnover') || text.includes('free throw')) return 'other';
   if (text.includes('timeout')) {
-    // Mandatory timeouts are the official scorer's, charged to no team (the situation reads them
-    // as the start of the NBA's late cap: isMandatoryTimeout).
-    if (text.includes('official') || text.includes('tv ') || text.includes('mandatory')) return 'other';
+    // Official and TV timeouts are charged to no team (mandatory ones neither: the situation
+    // reads them by isMandatoryTimeout, by type or text, as the start of the NBA's late cap).
+    if (text.includes('official') || text.includes('tv ')) return 'other';
     // ESPN types the WNBA's reset timeout "No Timeout" (its play text reads "<Team> timeout").
     if (text === 'no timeout') return 'reset-timeout';
     return 'timeout';

@@ -176,7 +176,10 @@ const factsCache = new WeakMap<PlayRow, PlayFacts>();
 function factsOf(row: PlayRow): PlayFacts {
   let f = factsCache.get(row);
   if (f === undefined) {
-    const kind = classifyPlay(row);
+    // One reading of "mandatory" for both uses: a play it names is charged to no team, and starts
+    // the late cap.
+    const mandatory = isMandatoryTimeout(row);
+    const kind = mandatory ? 'other' : classifyPlay(row);
     const charged =
       kind === 'other' || kind === 'timeout' || kind === 'reset-timeout' ? [] : participantsOf(row);
     f = {
@@ -186,7 +189,7 @@ function factsOf(row: PlayRow): PlayFacts {
       team: row.team_id,
       charged: chargesEveryParticipant(row) ? charged : charged.slice(0, 1),
       flagrant: kind === 'team-foul' || kind === 'personal-foul' ? flagrantLevel(row) : null,
-      mandatory: isMandatoryTimeout(row),
+      mandatory,
       sequence: Number(row.sequence_number),
     };
     factsCache.set(row, f);

@@ -207,12 +207,12 @@ describe('computeSituation: timeouts', () => {
   });
 
   it("NBA: the late cap counts from the later of 3:00 and the 4th's second mandatory timeout", () => {
-    const mandatory = (clock: string) => {
+    const mandatory = (clock: string, team: string | null = null, type = 'Mandatory Timeout') => {
       serial++;
       return playRow(serial, {
-        type_text: 'Mandatory Timeout',
+        type_text: type,
         text: 'Mandatory timeout',
-        team_id: null,
+        team_id: team,
         period_number: 4,
         clock_display_value: clock,
         sequence_number: String(serial),
@@ -228,9 +228,11 @@ describe('computeSituation: timeouts', () => {
     // The ones after it count.
     const after = [...marked, play('Full Timeout', '1', 4, '1:30')];
     expect(situation('mens', after, 4, '1:00').home.timeouts.remaining).toBe(1);
-    // A mandatory timeout is charged to nobody.
+    // A mandatory timeout is charged to nobody, even when ESPN names a team on it, and even when
+    // only its text says mandatory.
     expect(situation('mens', marked).home.timeouts.taken).toBe(1);
-    expect(situation('mens', [mandatory('2:40')]).away.timeouts.taken).toBe(0);
+    expect(situation('mens', [mandatory('2:40', '1')]).home.timeouts.taken).toBe(0);
+    expect(situation('mens', [mandatory('2:40', '1', 'Full Timeout')]).home.timeouts.taken).toBe(0);
     // A mandatory timeout before the 3:00 mark (the first one, or an early second) changes nothing.
     const before = [...early, mandatory('6:50')];
     expect(situation('mens', before, 4, '2:00').home.timeouts.remaining).toBe(1);
@@ -281,11 +283,14 @@ describe('computeSituation: players', () => {
         disqualified: true,
       });
     }
-    // Their free throws are not flagrant fouls of anybody.
+    // Their free throws are not flagrant fouls of anybody, and the fouler's count stays at two
+    // fouls over two free-throw pairs.
     const shots = ['Free Throw - Flagrant 1 of 2', 'Free Throw - Flagrant 2 of 2'].map((t) =>
       play(t, '1', 3, '9:00', 'e'),
     );
-    expect(situation('mens', [f1('9:00'), ...shots]).home.players.e).toBeUndefined();
+    const withShots = situation('mens', [f1('9:00'), ...shots, f1('4:00'), ...shots]);
+    expect(withShots.home.players.e).toBeUndefined();
+    expect(withShots.away.players.d).toMatchObject({ fouls: 2, disqualified: true });
     // A flagrant 1 and a flagrant 2 of others on the team do not add up for this player.
     expect(
       situation('mens', [f1('9:00'), play('Flagrant Foul Type 1', '2', 3, '8:00', 'x')]).away.players.d
