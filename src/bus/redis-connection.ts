@@ -108,8 +108,3 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
     db: target.db,
   });
 }
-
-/** True when `url` names a Redis Cluster: its keys must then keep every multi-key command in one slot. */
-export function isClusterUrl(url: string): boolean {
-  return parseRedisUrl(url).topology === 'cluster';
-}

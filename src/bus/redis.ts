@@ -111,7 +111,9 @@ export function gameMetaKey(prefix: string, game: GameKey): string {
  */
 export function createRedisBus(options: RedisBusOptions): Bus {
   // On a Cluster the prefix must carry a hash tag (the default becomes `{courtside}:`).
-  const { topology } = parseRedisUrl(options.url);
+  // Parsed once: the command connection and every tail connection are opened from it.
+  const target = parseRedisUrl(options.url);
+  const { topology } = target;
   const prefix = prefixForTopology(topology, options.prefix);
   const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
   const logger = options.logger ?? silentLogger;
@@ -132,7 +134,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const lastCommitKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:last-commit`;
   const member = (g: GameKey): string => `${g.league}:${g.gameId}`;
 
-  const cmd = connectRedis(options.url, {
+  const cmd = connectRedis(target, {
     name: 'courtside-bus',
     maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
   }) as CommandRedis;
@@ -232,7 +234,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<GameEvent[]> {
     if (closed || signal?.aborted) return;
-    const conn = connectRedis(options.url, { name: 'courtside-bus-tail', maxRetriesPerRequest: null });
+    const conn = connectRedis(target, { name: 'courtside-bus-tail', maxRetriesPerRequest: null });
     tails.add(conn);
     watchConnection(conn, 'tail', logger, () => closed || signal?.aborted === true);
     // A blocked XREAD only ends when its connection does.

@@ -12,7 +12,7 @@ import type { UpstreamCheck } from './upstream-tracker.js';
  * outage must not make a load balancer drop every gateway at once.
  */
 export interface HealthRouteOptions {
-  upstream: { check(): Promise<UpstreamCheck> };
+  upstream: { check(options?: { probe?: boolean }): Promise<UpstreamCheck> };
   /** Resolves with the round trip in ms; rejects when Redis does not answer. Absent: no Redis. */
   redisPing?: () => Promise<number>;
   /** The engine's poller states, reported as they are. */
@@ -63,7 +63,11 @@ export function createHealthRoute(options: HealthRouteOptions): RouteHandler {
       sendError(res, 405, 'METHOD_NOT_ALLOWED', 'use GET', { headers: { allow: 'GET, HEAD' } });
       return true;
     }
-    const [upstream, redis] = await Promise.all([options.upstream.check(), checkRedis(options.redisPing)]);
+    // A gateway's health does not depend on ESPN, so it does not ask ESPN either.
+    const [upstream, redis] = await Promise.all([
+      options.upstream.check({ probe: options.role !== 'gateway' }),
+      checkRedis(options.redisPing),
+    ]);
     let pollers: readonly unknown[] = [];
     try {
       pollers = options.pollers?.() ?? [];

@@ -42,7 +42,8 @@ export interface UpstreamTracker {
    * `health: true` its calls also decide `health()`.
    */
   wrap<C extends OpsClient>(client: C, options?: { health?: boolean }): Pick<C, 'call'>;
-  check(): Promise<UpstreamCheck>;
+  /** `probe: false`: what the polls said, never a request of its own (a gateway polls nothing). */
+  check(options?: { probe?: boolean }): Promise<UpstreamCheck>;
   health(): UpstreamHealth;
 }
 
@@ -152,10 +153,10 @@ export function createUpstreamTracker(options: UpstreamTrackerOptions): Upstream
       // A new object, not a proxy: the client is frozen, and callers only need `call`.
       return { call: call as C['call'] };
     },
-    async check() {
+    async check({ probe: mayProbe = true } = {}) {
       const fresh = lastSuccess !== undefined && now() - lastSuccess < freshMs;
       let probeResult: UpstreamCheck['probe'] = null;
-      if (!fresh) {
+      if (!fresh && mayProbe) {
         if (lastProbe && now() - lastProbe.at < probeCacheMs) {
           probeResult = lastProbe.result;
         } else {
