@@ -44,13 +44,7 @@ export function resolveIntervals(options: EngineOptions): EngineIntervals {
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
     summaryMs,
   };
-  for (const [name, value] of Object.entries(out)) {
-    if (!Number.isFinite(value) || value <= 0) {
-      throw new InvalidOptionsError(
-        `intervals.${name} must be a positive number of ms, got ${String(value)}`,
-      );
-    }
-  }
+  for (const [name, value] of Object.entries(out)) positiveMs(`intervals.${name}`, value);
   if (out.summaryMs < MIN_SUMMARY_INTERVAL_MS && options.allowFastIntervals !== true) {
     throw new InvalidOptionsError(
       `intervals.summaryMs must be at least ${MIN_SUMMARY_INTERVAL_MS} ms, got ${out.summaryMs} (allowFastIntervals is for tests)`,
@@ -61,11 +55,7 @@ export function resolveIntervals(options: EngineOptions): EngineIntervals {
 
 /** `finishedGameTtlMs` with its default; throws `InvalidOptionsError` when it is not positive. */
 export function resolveFinishedGameTtl(options: EngineOptions): number {
-  const ttlMs = options.finishedGameTtlMs ?? DEFAULT_FINISHED_GAME_TTL_MS;
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new InvalidOptionsError(`finishedGameTtlMs must be a positive number of ms, got ${String(ttlMs)}`);
-  }
-  return ttlMs;
+  return positiveMs('finishedGameTtlMs', options.finishedGameTtlMs ?? DEFAULT_FINISHED_GAME_TTL_MS);
 }
 
 /** How long copies wait and are kept after Redis lost a game, from the lease TTL. */
@@ -93,11 +83,14 @@ export interface ResolvedPush {
 /** The push options resolved; null when push is off. */
 export function resolvePush(options: EngineOptions): ResolvedPush | null {
   if (options.push === undefined) return null;
-  const reconcileMs = options.push.reconcileMs ?? DEFAULT_RECONCILE_MS;
-  if (!Number.isFinite(reconcileMs) || reconcileMs <= 0) {
-    throw new InvalidOptionsError(
-      `push.reconcileMs must be a positive number of ms, got ${String(reconcileMs)}`,
-    );
-  }
+  const reconcileMs = positiveMs('push.reconcileMs', options.push.reconcileMs ?? DEFAULT_RECONCILE_MS);
   return { connect: options.push.connect, reconcileMs };
+}
+
+/** `value` when it is a positive number of ms; else an `InvalidOptionsError` naming the option. */
+function positiveMs(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new InvalidOptionsError(`${name} must be a positive number of ms, got ${String(value)}`);
+  }
+  return value;
 }
