@@ -4,6 +4,7 @@ import { silentLogger, type Logger } from '../core/log.js';
 import { createAuthenticator } from './auth.js';
 import { sendError, type RouteHandler } from './http-types.js';
 import { listen, stopListening } from './listen.js';
+import { answerFailedRequest } from './redis-unavailable.js';
 import type { DaemonServer } from './server.js';
 
 // A health check or a scrape in flight gets this long to finish when the process stops.
@@ -51,11 +52,7 @@ export function createProbeServer(options: {
         'NOT_FOUND',
         `no route for ${req.method ?? 'GET'} ${url.pathname} on a poller (it serves /healthz and /metrics)`,
       );
-    })().catch((err: unknown) => {
-      logger.error({ err, path: req.url?.split('?')[0] }, 'request handler failed');
-      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'internal server error');
-      else res.destroy();
-    });
+    })().catch((err: unknown) => answerFailedRequest(err, req, res, logger));
   });
   // Upgrades (WebSocket) are not answered by a poller: the socket is refused.
   server.on('upgrade', (_req, socket: Duplex) => {

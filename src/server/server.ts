@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
 import type { ActivateContext } from './delivery/replay.js';
 import type { Clock } from './delivery/subscription.js';
 import { sendError, type RouteHandler } from './http-types.js';
-import { REDIS_RETRY_AFTER_S, isRedisUnavailable } from './redis-unavailable.js';
+import { answerFailedRequest } from './redis-unavailable.js';
 import { createLiveFeed } from './live-feed.js';
 import { sendOverlayRefusal } from './overlay-page.js';
 import { PreparedEvents } from './delivery/prepared-events.js';
@@ -143,22 +143,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   const connections = (): number => gateway.connections + sse.connections;
 
   const server = createServer((req, res) => {
-    void handleRequest(req, res).catch((err: unknown) => {
-      const path = req.url?.split('?')[0];
-      if (isRedisUnavailable(err)) {
-        // Not a fault of the daemon: Redis is restarting or unreachable, and comes back by itself.
-        logger.warn({ err: (err as Error).message, path }, 'request failed: Redis unavailable');
-        if (!res.headersSent) {
-          sendError(res, 503, 'REDIS_UNAVAILABLE', 'Redis is unavailable; retry shortly', {
-            headers: { 'retry-after': String(REDIS_RETRY_AFTER_S) },
-          });
-        } else res.destroy();
-        return;
-      }
-      logger.error({ err, path }, 'request handler failed');
-      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'internal server error');
-      else res.destroy();
-    });
+    void handleRequest(req, res).catch((err: unknown) => answerFailedRequest(err, req, res, logger));
   });
   server.on('upgrade', handleUpgrade);
   server.on('clientError', (_err, socket: Duplex) => {
