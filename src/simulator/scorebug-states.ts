@@ -1,6 +1,7 @@
 import type { League } from '../core/leagues.js';
 import type { GameSnapshot, PlayRow, SnapshotTeam } from '../model/events.js';
 import { computeSituation } from '../../streams/situation.js';
+import { displayName, findTeam } from './team-catalog.js';
 
 /**
  * The scorebug's hardest states, as game snapshots: three-digit scores, seven timeouts left, the
@@ -40,35 +41,18 @@ interface Team {
   alternateColor: string;
 }
 
+/** A team of the simulator's catalog, with ESPN's id, abbreviation and colours. */
+function catalogTeam(league: League, id: string): Team {
+  const team = findTeam(league, id);
+  if (!team) throw new Error(`no ${league} team ${id} in the catalog`);
+  return { ...team, displayName: displayName(team) };
+}
+
 // The longest abbreviations ESPN uses: UTAH in the NBA, CONN in the WNBA, against WSH (wide letters).
-const UTAH: Team = {
-  id: '26',
-  abbreviation: 'UTAH',
-  displayName: 'Utah Jazz',
-  color: '002b5c',
-  alternateColor: 'f9a01b',
-};
-const WAS: Team = {
-  id: '27',
-  abbreviation: 'WSH',
-  displayName: 'Washington Wizards',
-  color: 'e31837',
-  alternateColor: '002b5c',
-};
-const CONN: Team = {
-  id: '18',
-  abbreviation: 'CONN',
-  displayName: 'Connecticut Sun',
-  color: '0a2240',
-  alternateColor: 'f05023',
-};
-const WSH: Team = {
-  id: '16',
-  abbreviation: 'WSH',
-  displayName: 'Washington Mystics',
-  color: 'e03a3e',
-  alternateColor: '0c2340',
-};
+const UTAH = catalogTeam('mens', '26');
+const WAS = catalogTeam('mens', '27');
+const CONN = catalogTeam('womens', '18');
+const WSH = catalogTeam('womens', '16');
 
 /** Box-score names by athlete id: `h…` play for the home team, `a…` for the away team. */
 const ROSTER: Record<string, { name: string; jersey: string }> = {
