@@ -8,6 +8,8 @@ import {
   DEFAULT_ON_DEMAND_CONCURRENCY,
   DEFAULT_ON_DEMAND_MAX_WAIT_MS,
   type BudgetStats,
+  type DocumentRequest,
+  type FetchedDocument,
   type GetOptions,
   type LaneStats,
   type UpstreamHttp,
@@ -131,6 +133,11 @@ export type CourtsideClient = {
   /** The base URL this client calls. */
   readonly upstream: string;
   call(operation: string, params?: CallParams, options?: CallOptions): Promise<unknown>;
+  /**
+   * A document at a URL the upstream handed out (a FastCast checkpoint), raw, through the same
+   * connections, timeouts, retries and decoding as the operations, in the live lane; never cached.
+   */
+  fetchDocument(request: DocumentRequest, options?: { signal?: AbortSignal }): Promise<FetchedDocument>;
   /** What each lane of upstream requests is doing. */
   lanes(): Readonly<Record<Lane, LaneStats>>;
   /** The on-demand upstream budget now. */
@@ -320,6 +327,7 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     ...methods,
     upstream,
     call,
+    fetchDocument: (request, documentOptions) => http.getDocument(request, documentOptions),
     lanes: () => http.lanes(),
     budget: () => http.budget(),
     close: () => http.close(),

@@ -118,7 +118,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     intervals: { summaryMs: config.summaryIntervalMs },
     finishedGameTtlMs: config.finishedGameTtlS * 1_000,
     previousDayUntil: config.previousDayUntil,
-    ...(options.push ? { push: enginePush(options.push, logger) } : {}),
+    ...(options.push ? { push: enginePush(options.push, client, logger) } : {}),
     // The engine names itself in its logs (component: engine).
     logger,
   });
@@ -398,7 +398,7 @@ const FASTCAST_RETRY_TOPIC_MS = 30_000;
 // Fresh checkpoints of one game at most this often: a patch that keeps failing must not loop.
 const FASTCAST_RESYNC_MIN_MS = 2_000;
 
-function enginePush(push: PushConfig, logger: Logger): EnginePush {
+function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): EnginePush {
   return {
     reconcileMs: push.reconcileMs,
     connect: (listener) =>
@@ -412,6 +412,7 @@ function enginePush(push: PushConfig, logger: Logger): EnginePush {
           backoffMaxMs: FASTCAST_BACKOFF_MAX_MS,
           retryTopicMs: FASTCAST_RETRY_TOPIC_MS,
           resyncMinMs: FASTCAST_RESYNC_MIN_MS,
+          fetchDocument: (request) => client.fetchDocument(request),
           logger: logger.child({ component: 'fastcast' }),
         },
         listener,

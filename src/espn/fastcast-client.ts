@@ -6,7 +6,7 @@ import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } fr
 import { backoffDelay } from '../core/backoff.js';
 import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
-import { readBody } from './http.js';
+import { readBody, type DocumentRequest, type FetchedDocument } from './http.js';
 
 /**
  * The FastCast client: one socket for every topic, discovery before each connection (its token
@@ -22,8 +22,13 @@ export interface FastcastClientOptions {
   readonly userAgent: string;
   /** FastCast refuses upgrades without ESPN's site as the origin. */
   readonly origin: string;
-  /** Discovery, checkpoint download and WebSocket handshake, each. */
+  /** Discovery and WebSocket handshake, each. */
   readonly timeoutMs: number;
+  /**
+   * Downloads a checkpoint: the HTTP client's `getDocument`, so a checkpoint (a whole summary-sized
+   * document) shares the live lane's connections, timeouts, retries and decoding with the polls.
+   */
+  readonly fetchDocument: (request: DocumentRequest) => Promise<FetchedDocument>;
   readonly backoffBaseMs: number;
   readonly backoffMaxMs: number;
   /** A topic answered 404 is asked for again after this long. */
@@ -58,6 +63,22 @@ export interface FastcastClient {
 const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B']);
 // What FastCast announces; used until its own `C` answer says otherwise.
 const DEFAULT_HBI_SECONDS = 30;
+
+/**
+ * Throws `UpstreamPayloadError` unless `url` may be downloaded as a checkpoint: http(s), and https
+ * whenever FastCast itself is reached over TLS. The checkpoint is the game's whole document, so one
+ * named over a TLS socket and fetched in the clear could be rewritten by anyone on the path.
+ */
+export function checkCheckpointUrl(discoveryUrl: string, url: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== 'https' && scheme !== 'http')
+    throw new UpstreamPayloadError(url, 'checkpoint URL is not http(s)');
+  if (scheme === 'http' && new URL(discoveryUrl).protocol === 'https:')
+    throw new UpstreamPayloadError(
+      url,
+      'checkpoint URL is http:// although FastCast is reached over https://',
+    );
+}
 
 export function createFastcastClient(
   options: FastcastClientOptions,
@@ -100,7 +121,21 @@ export function createFastcastClient(
     'Accept-Encoding': 'gzip, deflate, br',
   };
 
-  async function getJson(url: string, kind: 'discovery' | 'checkpoint'): Promise<unknown> {
+  const secure = new URL(options.discoveryUrl).protocol === 'https:';
+
+  async function getCheckpoint(url: string): Promise<unknown> {
+    checkCheckpointUrl(options.discoveryUrl, url);
+    const { body, bytes } = await options.fetchDocument({
+      name: 'fastcast_checkpoint',
+      url,
+      headers: { 'User-Agent': options.userAgent, Origin: options.origin },
+    });
+    fastcastBytes.inc({ kind: 'checkpoint' }, bytes);
+    return body;
+  }
+
+  async function getDiscovery(): Promise<unknown> {
+    const url = options.discoveryUrl;
     const u = new URL(url);
     let response;
     try {
@@ -125,7 +160,7 @@ export function createFastcastClient(
       Array.isArray(encoding) ? encoding[0] : encoding,
       url,
     );
-    fastcastBytes.inc({ kind }, bytes);
+    fastcastBytes.inc({ kind: 'discovery' }, bytes);
     try {
       return JSON.parse(text);
     } catch (cause) {
@@ -157,7 +192,7 @@ export function createFastcastClient(
           if (topics.has(name) && sid !== null) sendSubscribe(name);
         });
       },
-      fetchCheckpoint: (url) => getJson(url, 'checkpoint'),
+      fetchCheckpoint: getCheckpoint,
       soon: (fn) => setImmediate(fn),
       now,
     });
@@ -241,7 +276,7 @@ export function createFastcastClient(
     connecting = true;
     let url: string;
     try {
-      const found = (await getJson(options.discoveryUrl, 'discovery')) as Record<string, unknown>;
+      const found = (await getDiscovery()) as Record<string, unknown>;
       const host = typeof found.ip === 'string' ? found.ip : '';
       const port = Number(found.securePort);
       const token = typeof found.token === 'string' ? found.token : '';
@@ -250,7 +285,7 @@ export function createFastcastClient(
           options.discoveryUrl,
           'discovery answer lacks ip, securePort or token',
         );
-      const scheme = new URL(options.discoveryUrl).protocol === 'https:' ? 'wss' : 'ws';
+      const scheme = secure ? 'wss' : 'ws';
       url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}${socketPath(token)}`;
     } catch (error) {
       connecting = false;

@@ -33,8 +33,10 @@ import { isKnownStatus, noteAnomaly } from './upstream-anomalies.js';
 import { ACCEPTED_USER_AGENT_FORM } from './user-agent.js';
 
 /**
- * The one place that talks to the upstream. Paths come only from the operation registry
- * (`BuiltRequest`); the origin is fixed at construction, so no caller can aim it elsewhere.
+ * The one place that talks to the upstream. Operations' paths come only from the registry
+ * (`BuiltRequest`) and their origin is fixed at construction, so no caller can aim them elsewhere.
+ * The one way out is `getDocument`, for a URL the upstream handed out itself (a FastCast checkpoint,
+ * on ESPN's CDN): it goes through the same exchange, timeouts and decoding, and is never cached.
  *
  * Per call: TTL cache → join an identical in-flight request (single-flight) → one upstream
  * exchange with retries. undici's RetryAgent was considered: it honours Retry-After but has
@@ -107,8 +109,31 @@ export interface BudgetStats {
   readonly tokens: number;
 }
 
+/**
+ * A document at a URL the upstream itself handed out (a FastCast checkpoint), not an operation of
+ * the registry: any origin, never cached, sent in the live lane.
+ */
+export interface DocumentRequest {
+  /** Names the request in metrics and logs where an operation's name would stand. */
+  readonly name: string;
+  readonly url: string;
+  /** Sent instead of the client's own User-Agent and beside its Accept headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A document and the bytes it took on the wire. */
+export interface FetchedDocument {
+  readonly body: unknown;
+  readonly bytes: number;
+}
+
 export interface UpstreamHttp {
   get(request: BuiltRequest, options?: GetOptions): Promise<unknown>;
+  /**
+   * Downloads a document the upstream pointed at, with the same timeouts, retries, decoding and
+   * status handling as `get`, in the live lane (it feeds live games).
+   */
+  getDocument(request: DocumentRequest, options?: { signal?: AbortSignal }): Promise<FetchedDocument>;
   lanes(): Readonly<Record<Lane, LaneStats>>;
   /** The on-demand budget now. */
   budget(): BudgetStats;
@@ -137,8 +162,20 @@ export const DEFAULT_ON_DEMAND_MAX_WAIT_MS = 1_000;
 // How long a lane remembers its longest slot wait: a minute spans many polls of every cadence.
 const LONGEST_WAIT_WINDOW_MS = 60_000;
 
+/** One exchange's destination: an operation's request, or a document the upstream pointed at. */
+interface Target {
+  /** The operation's name, or the document's: the label of the request metrics. */
+  readonly name: string;
+  readonly origin: string;
+  readonly path: string;
+  readonly url: string;
+  /** Where the answer is cached, or null for a document that is never asked for twice. */
+  readonly cache: { readonly key: string; readonly ttlMs: number } | null;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 type Attempt =
-  | { readonly ok: true; readonly body: unknown }
+  | { readonly ok: true; readonly body: unknown; readonly bytes: number }
   | {
       readonly ok: false;
       readonly error: CourtsideError;
@@ -192,7 +229,9 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       upstreamCacheHits.inc({ operation, kind: 'inflight' });
     } else {
       const flightKey = `${lane} ${key}`;
-      flight = fetchWithRetries(request, lane).finally(() => flights.delete(flightKey));
+      flight = fetchWithRetries(operationTarget(request), lane)
+        .then((fetched) => fetched.body)
+        .finally(() => flights.delete(flightKey));
       // Every caller may have stopped waiting (signal); the outcome is then nobody's to handle.
       flight.catch(() => undefined);
       flights.set(flightKey, flight);
@@ -212,33 +251,68 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     });
   }
 
+  async function getDocument(
+    request: DocumentRequest,
+    getOptions: { signal?: AbortSignal } = {},
+  ): Promise<FetchedDocument> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch (cause) {
+      throw new UpstreamPayloadError(request.url, 'the document URL is not a URL', { cause });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UpstreamPayloadError(request.url, `the document URL is ${url.protocol}, not http(s)`);
+    }
+    if (closing.signal.aborted) {
+      throw new UpstreamNetworkError(request.url, { cause: new Error('client closed') });
+    }
+    const target: Target = {
+      name: request.name,
+      origin: url.origin,
+      path: url.pathname + url.search,
+      url: url.href,
+      cache: null,
+      ...(request.headers ? { headers: request.headers } : {}),
+    };
+    const fetched = fetchWithRetries(target, 'live');
+    fetched.catch(() => undefined);
+    return waitFor(fetched, getOptions.signal);
+  }
+
+  function operationTarget(request: BuiltRequest): Target {
+    return {
+      name: request.operation.name,
+      origin,
+      path: prefix + request.pathAndQuery,
+      url: origin + prefix + request.pathAndQuery,
+      cache: { key: request.pathAndQuery, ttlMs: request.operation.ttlMs },
+    };
+  }
+
   /** Spends one token of the on-demand budget, waiting for it when that is short enough. */
-  async function spendBudget(request: BuiltRequest): Promise<void> {
+  async function spendBudget(target: Target): Promise<void> {
     const grant = budget.take(Date.now(), 1, maxBudgetWaitMs);
     onDemandBudgetTokens.set(budget.level(Date.now()));
     if (!grant.ok) {
-      throw new OnDemandBudgetError(
-        origin + prefix + request.pathAndQuery,
-        grant.retryAfterMs,
-        budgetLimit.rate,
-      );
+      throw new OnDemandBudgetError(target.url, grant.retryAfterMs, budgetLimit.rate);
     }
     if (grant.waitMs > 0) await sleep(grant.waitMs, closing.signal);
     onDemandUpstreamRequests.inc();
   }
 
-  async function fetchWithRetries(request: BuiltRequest, lane: Lane): Promise<unknown> {
+  async function fetchWithRetries(target: Target, lane: Lane): Promise<FetchedDocument> {
     for (let attempt = 0; ; attempt++) {
-      if (lane === 'on-demand') await spendBudget(request);
-      const result = await inLane(lane, () => attemptOnce(request, lane));
-      if (result.ok) return result.body;
+      if (lane === 'on-demand') await spendBudget(target);
+      const result = await inLane(lane, () => attemptOnce(target, lane));
+      if (result.ok) return { body: result.body, bytes: result.bytes };
       const delay = result.retryAfterMs ?? backoffDelay(attempt, backoffOptions);
       const giveUp = !result.retry || attempt >= options.retries || delay > options.maxRetryAfterMs;
       if (giveUp || closing.signal.aborted) {
         throw result.error;
       }
       options.logger.debug(
-        { operation: request.operation.name, code: result.error.code, attempt: attempt + 1, delay },
+        { operation: target.name, code: result.error.code, attempt: attempt + 1, delay },
         'upstream retry',
       );
       await sleep(delay, closing.signal);
@@ -271,16 +345,16 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     }
   }
 
-  async function attemptOnce(request: BuiltRequest, lane: Lane): Promise<Attempt> {
-    const key = request.pathAndQuery;
-    const operation = request.operation.name;
-    const url = origin + prefix + key;
-    const held = cache?.held(key);
+  async function attemptOnce(target: Target, lane: Lane): Promise<Attempt> {
+    const { name: operation, url } = target;
+    const held = target.cache ? cache?.held(target.cache.key) : undefined;
     const headers: Record<string, string> = {
       'user-agent': options.userAgent,
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
     };
+    for (const [name, value] of Object.entries(target.headers ?? {})) headers[name.toLowerCase()] = value;
+    const userAgent = headers['user-agent'] ?? options.userAgent;
     if (held?.etag) headers['if-none-match'] = held.etag;
     if (held?.lastModified) headers['if-modified-since'] = held.lastModified;
 
@@ -290,8 +364,8 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     closing.signal.addEventListener('abort', onClose, { once: true });
     try {
       const response = await lanes[lane].dispatcher.request({
-        origin,
-        path: prefix + key,
+        origin: target.origin,
+        path: target.path,
         method: 'GET',
         headers,
         signal: timeout.signal,
@@ -300,9 +374,9 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       upstreamRequests.inc({ operation, status: String(status) });
       if (status === 304 && held) {
         await response.body.dump();
-        storeIn(request, held.body, held.bytes, response.headers, held);
+        storeIn(target, held.body, held.bytes, response.headers, held);
         upstreamCacheHits.inc({ operation, kind: 'not_modified' });
-        return { ok: true, body: held.body };
+        return { ok: true, body: held.body, bytes: held.bytes };
       }
       if (status >= 200 && status < 300) {
         const { text, bytes } = await readBody(
@@ -322,14 +396,14 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
           noteAnomaly('unparsable_body', options.logger, { operation, url, detail: text.slice(0, 80) });
           return fail(new UpstreamPayloadError(url, 'body is not JSON', { cause }), false);
         }
-        storeIn(request, body, bytes, response.headers, undefined);
-        return { ok: true, body };
+        storeIn(target, body, bytes, response.headers, undefined);
+        return { ok: true, body, bytes };
       }
       if (status === 403) {
         const text = await readErrorBody(response.body);
         if (!isJson(text)) {
-          noteAnomaly('blocked', options.logger, { operation, url, detail: options.userAgent });
-          return fail(new UpstreamBlockedError(url, options.userAgent, ACCEPTED_USER_AGENT_FORM), false);
+          noteAnomaly('blocked', options.logger, { operation, url, detail: userAgent });
+          return fail(new UpstreamBlockedError(url, userAgent, ACCEPTED_USER_AGENT_FORM), false);
         }
         noteAnomaly('unknown_status', options.logger, { operation, url, detail: status });
         return fail(new UpstreamHttpError(status, url), false);
@@ -366,16 +440,16 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   }
 
   function storeIn(
-    request: BuiltRequest,
+    target: Target,
     body: unknown,
     bytes: number,
     headers: Record<string, string | string[] | undefined>,
     previous: CachedResponse | undefined,
   ): void {
-    if (!cache) return;
+    if (!cache || !target.cache) return;
     const now = options.now();
     cache.set(
-      request.pathAndQuery,
+      target.cache.key,
       {
         body,
         etag: header(headers, 'etag') ?? previous?.etag,
@@ -383,7 +457,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
         storedAt: now,
         bytes,
       },
-      request.operation.ttlMs,
+      target.cache.ttlMs,
       now,
     );
     upstreamCacheBytes.set(cache.bytes);
@@ -414,7 +488,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     return { ...budgetLimit, tokens: Math.round(budget.level(Date.now()) * 100) / 100 };
   }
 
-  return { get, lanes: laneStats, budget: budgetStats, close };
+  return { get, getDocument, lanes: laneStats, budget: budgetStats, close };
 }
 
 interface LaneState {

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
-import { createFastcastClient, type FastcastClient, type TopicLoss } from '../../src/espn/fastcast-client.js';
+import {
+  checkCheckpointUrl,
+  createFastcastClient,
+  type FastcastClient,
+  type TopicLoss,
+} from '../../src/espn/fastcast-client.js';
+import { createClient } from '../../src/client/client.js';
 import { gameTopic } from '../../src/espn/fastcast-frames.js';
+import type { DocumentRequest } from '../../src/espn/http.js';
 import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { waitFor } from '../support/wait-for.js';
@@ -26,6 +33,7 @@ async function setup(): Promise<{
   topic: string;
   docs: TopicDocument[];
   losses: TopicLoss[];
+  checkpoints: DocumentRequest[];
   latest: () => any;
   expected: () => any;
   advance: () => Promise<void>;
@@ -38,6 +46,9 @@ async function setup(): Promise<{
   clock.ms += 10 * 60_000;
   const docs: TopicDocument[] = [];
   const losses: TopicLoss[] = [];
+  const checkpoints: DocumentRequest[] = [];
+  const http = createClient({ upstream: up.url, timeoutMs: 2000, retries: 1, retryBaseMs: 10 });
+  open.push(http);
   const client = createFastcastClient(
     {
       discoveryUrl: up.fastcastUrl as string,
@@ -48,6 +59,10 @@ async function setup(): Promise<{
       backoffMaxMs: 200,
       retryTopicMs: 100,
       resyncMinMs: 50,
+      fetchDocument: (request) => {
+        checkpoints.push(request);
+        return http.fetchDocument(request);
+      },
       logger: silentLogger,
     },
     {
@@ -72,7 +87,7 @@ async function setup(): Promise<{
       'the pushed document to match the game',
     );
   };
-  return { up, clock, client, topic, docs, losses, latest, expected, advance };
+  return { up, clock, client, topic, docs, losses, checkpoints, latest, expected, advance };
 }
 
 describe('FastCast client against the simulator', () => {
@@ -86,6 +101,13 @@ describe('FastCast client against the simulator', () => {
     expect(s.docs.some((d) => d.patches > 0 && typeof d.ts === 'number')).toBe(true);
     expect(s.client.connected).toBe(true);
     expect(s.losses).toEqual([]);
+    // The checkpoint came through the HTTP client, as FastCast's pages fetch it: its agent and origin.
+    expect(s.checkpoints.length).toBeGreaterThan(0);
+    for (const c of s.checkpoints) {
+      expect(c.name).toBe('fastcast_checkpoint');
+      expect(c.url.startsWith(new URL(s.up.fastcastUrl as string).origin)).toBe(true);
+      expect(c.headers).toMatchObject({ 'User-Agent': BROWSER, Origin: 'https://www.espn.com' });
+    }
   });
 
   it('a lost frame or a patch that does not apply resyncs from a fresh checkpoint; the document is never half-patched', async () => {
@@ -106,6 +128,8 @@ describe('FastCast client against the simulator', () => {
     expect(JSON.stringify(before)).toBe(frozen);
     s.up.faults.set('');
     await s.advance();
+    // Each resync downloaded a fresh checkpoint.
+    expect(s.checkpoints.length).toBeGreaterThanOrEqual(3);
   });
 
   it('a dropped socket, a silent socket, an expired token and a topic 404 end in the document again', async () => {
@@ -124,5 +148,18 @@ describe('FastCast client against the simulator', () => {
       await s.advance();
       s.losses.length = 0;
     }
+  });
+});
+
+describe('checkpoint URLs', () => {
+  const secure = 'https://fastcast.semfs.engsvc.go.com/public/websockethost';
+  const plain = 'http://127.0.0.1:8080/public/websockethost';
+  it('must be https when FastCast is reached over https, http(s) otherwise', () => {
+    expect(() => checkCheckpointUrl(secure, 'https://fcast.espncdn.com/cp/1')).not.toThrow();
+    expect(() => checkCheckpointUrl(plain, 'http://127.0.0.1:8080/cp/1')).not.toThrow();
+    expect(() => checkCheckpointUrl(plain, 'https://cdn.example/cp/1')).not.toThrow();
+    expect(() => checkCheckpointUrl(secure, 'http://fcast.espncdn.com/cp/1')).toThrow(/http:\/\/ although/);
+    for (const url of ['ftp://cdn.example/cp', '/relative/cp', 'javascript:alert(1)'])
+      expect(() => checkCheckpointUrl(plain, url)).toThrow(/not http\(s\)/);
   });
 });

@@ -205,6 +205,7 @@ export async function replayLive(options: {
                   backoffMaxMs: 200,
                   retryTopicMs: 100,
                   resyncMinMs: 20,
+                  fetchDocument: (request) => client.fetchDocument(request),
                   logger: silentLogger,
                 },
                 listener,
