@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT, runProcess, type CliRun } from './harness.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * The package as users get it: `npm pack` of the project, installed with `npm install <tarball>`
@@ -158,6 +159,18 @@ describe('the installed package', () => {
     }
     // The client library served to pages is joined from the shipped plain-JS modules.
     expect((await fetch(new URL('/client/courtside.js', overlay))).status).toBe(200);
+    // The installed daemon follows the demo's games over the simulator's FastCast push.
+    const liveUrl = new URL('/v1/games/live', overlay);
+    await waitFor(
+      async () => {
+        const live = (await (await fetch(liveUrl)).json()) as {
+          games?: Array<{ feed?: { source?: string } }>;
+        };
+        return (live.games ?? []).some((g) => g.feed?.source === 'push');
+      },
+      60_000,
+      'a demo game fed by push',
+    );
 
     // As printed (`npx courtside` runs the installed bin), from the folder it is installed in.
     const watch = runProcess(bin, watchArgs.split(' '), {}, { cwd: app });
