@@ -1,11 +1,12 @@
 import { Agent } from 'undici';
-import WebSocket from 'ws';
+import WebSocket, { type ClientOptions } from 'ws';
 import { UpstreamHttpError, UpstreamNetworkError, UpstreamPayloadError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } from '../core/metrics.js';
 import { backoffDelay } from '../core/backoff.js';
 import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
+import { fastcastServerIdentity, fastcastTrust } from './fastcast-tls.js';
 import { readBody } from './http.js';
 
 /**
@@ -30,6 +31,11 @@ export interface FastcastClientOptions {
   readonly retryTopicMs: number;
   /** Fresh checkpoints of one topic at most this often (a patch that keeps failing must not loop). */
   readonly resyncMinMs: number;
+  /**
+   * Extra trust anchors (PEM) for FastCast's TLS, discovery and socket, besides Node's bundled
+   * roots: a private CA, or a TLS-inspecting proxy's. Checkpoints are not covered.
+   */
+  readonly ca?: string | Buffer;
   readonly logger: Logger;
   readonly now?: () => number;
   readonly random?: () => number;
@@ -65,7 +71,13 @@ export function createFastcastClient(
 ): FastcastClient {
   const now = options.now ?? Date.now;
   const { logger } = options;
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+  const trust = options.ca === undefined ? undefined : fastcastTrust(options.ca);
+  const dispatcher = new Agent({
+    keepAliveTimeout: 30_000,
+    ...(trust ? { connect: { ca: trust } } : {}),
+  });
+  const serviceHost = new URL(options.discoveryUrl).hostname;
+  let serviceHostLogged = false;
   const topics = new Map<string, Topic>();
   const lastResync = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
@@ -240,9 +252,10 @@ export function createFastcastClient(
     if (closed || ws !== null || connecting || topics.size === 0) return;
     connecting = true;
     let url: string;
+    let host: string;
     try {
       const found = (await getJson(options.discoveryUrl, 'discovery')) as Record<string, unknown>;
-      const host = typeof found.ip === 'string' ? found.ip : '';
+      host = typeof found.ip === 'string' ? found.ip : '';
       const port = Number(found.securePort);
       const token = typeof found.token === 'string' ? found.token : '';
       if (host === '' || !Number.isInteger(port) || token === '')
@@ -269,6 +282,7 @@ export function createFastcastClient(
       headers: { 'User-Agent': options.userAgent, Origin: options.origin },
       perMessageDeflate: false,
       handshakeTimeout: options.timeoutMs,
+      ...(url.startsWith('wss:') ? socketTls(host) : {}),
     });
     ws = socket;
     socket.on('open', () => send({ op: 'C' }));
@@ -280,6 +294,30 @@ export function createFastcastClient(
     });
     socket.on('error', (error) => dropSocket('error', error.message));
     socket.on('close', (code) => dropSocket('closed', `closed with code ${code}`));
+  }
+
+  /**
+   * The socket's TLS: the chain verified as always (rejectUnauthorized stays on), the name check
+   * widened to the discovery host (fastcast-tls.ts). No SNI is sent for an IP, as `ws` and
+   * browsers do (SNI carries host names only): the certificate naming ESPN's service host is
+   * what such clients were served, and asking that IP for the discovery host by name could
+   * select another certificate or draw an `unrecognized_name` refusal.
+   */
+  function socketTls(address: string): ClientOptions {
+    const check = fastcastServerIdentity(address, serviceHost, () => {
+      if (serviceHostLogged) return;
+      serviceHostLogged = true;
+      logger.info(
+        { address, serviceHost },
+        "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
+      );
+    });
+    return {
+      rejectUnauthorized: true,
+      ...(trust ? { ca: trust } : {}),
+      // `ws` hands this to tls.connect as is; its typings describe an older, boolean form.
+      checkServerIdentity: check as unknown as ClientOptions['checkServerIdentity'],
+    };
   }
 
   return {
