@@ -76,7 +76,8 @@ export function createFastcastClient(
     keepAliveTimeout: 30_000,
     ...(trust ? { connect: { ca: trust } } : {}),
   });
-  const serviceHost = new URL(options.discoveryUrl).hostname;
+  // URL keeps an IPv6 host in brackets; the name check wants the bare address.
+  const serviceHost = new URL(options.discoveryUrl).hostname.replace(/^\[(.*)\]$/, '$1');
   let serviceHostLogged = false;
   const topics = new Map<string, Topic>();
   const lastResync = new Map<string, number>();
@@ -299,9 +300,9 @@ export function createFastcastClient(
   /**
    * The socket's TLS: the chain verified as always (rejectUnauthorized stays on), the name check
    * widened to the discovery host (fastcast-tls.ts). No SNI is sent for an IP, as `ws` and
-   * browsers do (SNI carries host names only): the certificate naming ESPN's service host is
-   * what such clients were served, and asking that IP for the discovery host by name could
-   * select another certificate or draw an `unrecognized_name` refusal.
+   * browsers do (SNI carries host names only): clients sending none are the ones that were seen
+   * served a certificate naming ESPN's service host, and asking that IP for the discovery host
+   * by name could select another certificate or draw an `unrecognized_name` refusal.
    */
   function socketTls(address: string): ClientOptions {
     const check = fastcastServerIdentity(address, serviceHost, () => {

@@ -122,7 +122,8 @@ function startClient(up: Upstream, ca: string | undefined): { client: FastcastCl
   return { client, logs };
 }
 
-const accepted = (logs: LogLine[]): LogLine[] => logs.filter((l) => l.msg.startsWith("FastCast's certificate names"));
+const accepted = (logs: LogLine[]): LogLine[] =>
+  logs.filter((l) => l.msg.startsWith("FastCast's certificate names"));
 const lost = (logs: LogLine[]): LogLine[] => logs.filter((l) => l.msg.startsWith('FastCast connection lost'));
 
 describe('FastCast TLS', () => {

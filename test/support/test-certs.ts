@@ -29,34 +29,44 @@ export interface TestCerts {
 export function testCerts(): TestCerts {
   const dir = mkdtempSync(join(tmpdir(), 'courtside-certs-'));
   let n = 0;
-  const openssl = (...args: string[]): void => {
+  // `words` split on spaces, then each `-flag value` of `values` (paths and names may hold spaces).
+  const openssl = (words: string, values: Record<string, string>): void => {
+    const args = [...words.split(' '), ...Object.entries(values).flat()];
     execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   };
-  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const read = (base: string): Pem => ({
+    key: readFileSync(`${base}.key`, 'utf8'),
+    cert: readFileSync(`${base}.crt`, 'utf8'),
+  });
+  const newKey = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';
   return {
     ca(name) {
       const base = join(dir, `ca-${++n}`);
       openssl(
-        'req', '-x509', ...key, '-days', '1', '-subj', `/CN=${name}`,
-        '-keyout', `${base}.key`, '-out', `${base}.crt`,
-        '-addext', 'basicConstraints=critical,CA:TRUE',
-        '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+        `req -x509 ${newKey} -days 1 -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign`,
+        { '-subj': `/CN=${name}`, '-keyout': `${base}.key`, '-out': `${base}.crt` },
       );
-      const ca = { key: readFileSync(`${base}.key`, 'utf8'), cert: readFileSync(`${base}.crt`, 'utf8') };
       return {
-        ...ca,
+        ...read(base),
         leaf(names) {
           const leaf = join(dir, `leaf-${++n}`);
           writeFileSync(
             `${leaf}.ext`,
             `subjectAltName=${names.join(',')}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
           );
-          openssl('req', '-new', ...key, '-subj', '/CN=courtside test leaf', '-keyout', `${leaf}.key`, '-out', `${leaf}.csr`);
-          openssl(
-            'x509', '-req', '-in', `${leaf}.csr`, '-CA', `${base}.crt`, '-CAkey', `${base}.key`,
-            '-set_serial', String(n), '-days', '1', '-extfile', `${leaf}.ext`, '-out', `${leaf}.crt`,
-          );
-          return { key: readFileSync(`${leaf}.key`, 'utf8'), cert: readFileSync(`${leaf}.crt`, 'utf8') };
+          openssl(`req -new ${newKey}`, {
+            '-subj': '/CN=courtside test leaf',
+            '-keyout': `${leaf}.key`,
+            '-out': `${leaf}.csr`,
+          });
+          openssl(`x509 -req -days 1 -set_serial ${n}`, {
+            '-in': `${leaf}.csr`,
+            '-CA': `${base}.crt`,
+            '-CAkey': `${base}.key`,
+            '-extfile': `${leaf}.ext`,
+            '-out': `${leaf}.crt`,
+          });
+          return read(leaf);
         },
       };
     },
