@@ -1,11 +1,12 @@
 import { Agent } from 'undici';
-import WebSocket from 'ws';
+import WebSocket, { type ClientOptions } from 'ws';
 import { UpstreamHttpError, UpstreamNetworkError, UpstreamPayloadError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } from '../core/metrics.js';
 import { backoffDelay } from '../core/backoff.js';
 import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
+import { fastcastServerIdentity, fastcastTrust } from './fastcast-tls.js';
 import { readBody, type DocumentRequest, type FetchedDocument } from './http.js';
 
 /**
@@ -35,6 +36,11 @@ export interface FastcastClientOptions {
   readonly retryTopicMs: number;
   /** Fresh checkpoints of one topic at most this often (a patch that keeps failing must not loop). */
   readonly resyncMinMs: number;
+  /**
+   * Extra trust anchors (PEM) for FastCast's TLS, discovery and socket, besides Node's bundled
+   * roots: a private CA, or a TLS-inspecting proxy's. Checkpoints are not covered.
+   */
+  readonly ca?: string | Buffer;
   readonly logger: Logger;
   readonly now?: () => number;
   readonly random?: () => number;
@@ -86,7 +92,14 @@ export function createFastcastClient(
 ): FastcastClient {
   const now = options.now ?? Date.now;
   const { logger } = options;
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+  const trust = options.ca === undefined ? undefined : fastcastTrust(options.ca);
+  const dispatcher = new Agent({
+    keepAliveTimeout: 30_000,
+    ...(trust ? { connect: { ca: trust } } : {}),
+  });
+  // URL keeps an IPv6 host in brackets; the name check wants the bare address.
+  const serviceHost = new URL(options.discoveryUrl).hostname.replace(/^\[(.*)\]$/, '$1');
+  let serviceHostLogged = false;
   const topics = new Map<string, Topic>();
   const lastResync = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
@@ -275,9 +288,10 @@ export function createFastcastClient(
     if (closed || ws !== null || connecting || topics.size === 0) return;
     connecting = true;
     let url: string;
+    let host: string;
     try {
       const found = (await getDiscovery()) as Record<string, unknown>;
-      const host = typeof found.ip === 'string' ? found.ip : '';
+      host = typeof found.ip === 'string' ? found.ip : '';
       const port = Number(found.securePort);
       const token = typeof found.token === 'string' ? found.token : '';
       if (host === '' || !Number.isInteger(port) || token === '')
@@ -304,6 +318,7 @@ export function createFastcastClient(
       headers: { 'User-Agent': options.userAgent, Origin: options.origin },
       perMessageDeflate: false,
       handshakeTimeout: options.timeoutMs,
+      ...(url.startsWith('wss:') ? socketTls(host) : {}),
     });
     ws = socket;
     socket.on('open', () => send({ op: 'C' }));
@@ -315,6 +330,30 @@ export function createFastcastClient(
     });
     socket.on('error', (error) => dropSocket('error', error.message));
     socket.on('close', (code) => dropSocket('closed', `closed with code ${code}`));
+  }
+
+  /**
+   * The socket's TLS: the chain verified as always (rejectUnauthorized stays on), the name check
+   * widened to the discovery host (fastcast-tls.ts). No SNI is sent for an IP, as `ws` and
+   * browsers do (SNI carries host names only): clients sending none are the ones that were seen
+   * served a certificate naming ESPN's service host, and asking that IP for the discovery host
+   * by name could select another certificate or draw an `unrecognized_name` refusal.
+   */
+  function socketTls(address: string): ClientOptions {
+    const check = fastcastServerIdentity(address, serviceHost, () => {
+      if (serviceHostLogged) return;
+      serviceHostLogged = true;
+      logger.info(
+        { address, serviceHost },
+        "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
+      );
+    });
+    return {
+      rejectUnauthorized: true,
+      ...(trust ? { ca: trust } : {}),
+      // `ws` hands this to tls.connect as is; its typings describe an older, boolean form.
+      checkServerIdentity: check as unknown as ClientOptions['checkServerIdentity'],
+    };
   }
 
   return {
