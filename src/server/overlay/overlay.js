@@ -275,10 +275,7 @@ openStream({
   },
   onSnapshot(snap) {
     if (String(snap.gameId) !== gameId) return;
-    // A delayed snapshot whose recent plays no longer reach back to the moment it shows has no
-    // clock: the clock the page already shows for that same moment (its first paint's) stays.
-    const keep = snap.clock == null && view.game?.seq === snap.seq ? view.game.clock : null;
-    showSnapshot(keep == null ? snap : { ...snap, clock: keep });
+    showSnapshot(snap);
   },
   onEvent(event) {
     if (String(event.gameId) !== gameId) return;
