@@ -1,3 +1,5 @@
+import { retryAfterSeconds } from './token-bucket.js';
+
 /**
  * One error hierarchy for the whole project. Match on `error.code`, not on `instanceof`:
  * codes are stable across versions and survive serialisation (HTTP bodies, WebSocket frames, logs).
@@ -170,7 +172,7 @@ export class OnDemandBudgetError extends CourtsideError {
   constructor(url: string, retryAfterMs: number, rate: number) {
     super(
       'ON_DEMAND_BUDGET',
-      `the on-demand upstream budget (${rate} requests a second) is spent; ${url} not asked, retry in ${Math.ceil(retryAfterMs / 1000)} s`,
+      `the on-demand upstream budget (${rate} requests a second) is spent; ${url} not asked, retry in ${retryAfterSeconds(retryAfterMs)} s`,
     );
     this.url = url;
     this.retryAfterMs = retryAfterMs;

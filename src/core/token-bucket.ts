@@ -63,3 +63,11 @@ export class TokenBucket {
     this.#tokens = Math.min(this.limit.burst, this.#tokens + (elapsed / 1000) * this.limit.rate);
   }
 }
+
+/**
+ * A refusal's wait as whole seconds, for a `Retry-After` header and the message beside it: rounded
+ * up, so that a client retrying then finds the tokens there, and never 0, which asks for a retry at once.
+ */
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}

@@ -11,6 +11,7 @@ import {
   blockedUserAgentForm,
   blockedUserAgentMessage,
 } from '../espn/user-agent.js';
+import { readConfigFields, type ConfigEnv, type ConfigField } from './config-fields.js';
 
 /**
  * The daemon's configuration, parsed once from the environment and CLI flags (flags win).
@@ -117,11 +118,6 @@ export const DEFAULT_STREAM_CONNECTIONS_PER_ADDRESS = 500;
 // A restart brings every client back within seconds: 100 at once from one address, then 20 a second.
 export const DEFAULT_SUBSCRIBE_RATE_LIMIT = '20/100';
 
-/** A flag as typed on the command line: commander's camelCase name back in kebab case (`--summary-interval`). */
-function flagName(flag: keyof ConfigFlags): string {
-  return `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
-
 const list = (text: string): string[] =>
   text
     .split(',')
@@ -182,13 +178,8 @@ const tokenRateLimits = z
   .refine((v) => v !== undefined, TOKEN_RATES_FORM)
   .transform((v) => v ?? new Map<string, BucketLimit | null>());
 
-/** Each field: its environment variable, its flag, its default (as text) and its rule. */
-interface Field {
-  env: string;
-  flag: keyof ConfigFlags;
-  default: string | undefined;
-  schema: z.ZodType;
-}
+/** Each field of the main configuration: every one has a flag as well as its variable. */
+type Field = ConfigField<keyof ConfigFlags> & { flag: keyof ConfigFlags };
 
 const FIELDS = {
   upstream: { env: 'COURTSIDE_UPSTREAM', flag: 'upstream', default: DEFAULT_UPSTREAM, schema: httpUrl },
@@ -396,41 +387,8 @@ const FIELDS = {
  * Reads the configuration: each field from its flag when given, else its environment variable
  * when set and non-empty, else the default. Throws `InvalidConfigError` naming the source.
  */
-export function loadConfig(
-  options: { env?: NodeJS.ProcessEnv | Record<string, string | undefined>; flags?: ConfigFlags } = {},
-): Config {
-  const env = options.env ?? process.env;
-  const flags = options.flags ?? {};
-  const out: Record<string, unknown> = {};
-  const sources: Partial<Record<keyof Config, string>> = {};
-  for (const key of Object.keys(FIELDS) as Array<keyof Config>) {
-    const field: Field = FIELDS[key];
-    const flagValue = flags[field.flag];
-    const envValue = env[field.env];
-    let raw: string | undefined;
-    let from: string;
-    if (flagValue !== undefined) {
-      raw = String(flagValue);
-      from = flagName(field.flag);
-    } else if (envValue !== undefined && envValue !== '') {
-      raw = envValue;
-      from = field.env;
-    } else {
-      raw = field.default;
-      from = `${field.env} (default)`;
-    }
-    if (raw === undefined) {
-      out[key] = undefined;
-      continue;
-    }
-    const parsed = field.schema.safeParse(raw.trim());
-    if (!parsed.success) {
-      const expected = parsed.error.issues[0]?.message ?? 'a valid value';
-      throw new InvalidConfigError(from, `invalid value ${JSON.stringify(raw)}; expected ${expected}`);
-    }
-    out[key] = parsed.data;
-    sources[key] = from;
-  }
+export function loadConfig(options: { env?: ConfigEnv; flags?: ConfigFlags } = {}): Config {
+  const { values: out, sources } = readConfigFields(FIELDS, options.env ?? process.env, options.flags ?? {});
   const agent = out.userAgent as string | undefined;
   const blocked =
     agent !== undefined && out.forceUserAgent !== true ? blockedUserAgentForm(agent) : undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidConfigError } from '../core/errors.js';
+import { readConfigFields, type ConfigEnv, type ConfigField } from './config-fields.js';
 
 /**
  * Configuration of live games over FastCast, ESPN's push service (docs/upstream.md, "FastCast").
@@ -45,13 +45,13 @@ const url = (form: string) =>
 const FIELDS = {
   push: {
     env: 'COURTSIDE_PUSH',
-    flag: '--push',
+    flag: 'push',
     default: 'on',
     schema: z.enum(['on', 'off'], { error: 'on or off' }),
   },
   fastcastUrl: {
     env: 'COURTSIDE_FASTCAST_URL',
-    flag: '--fastcast-url',
+    flag: 'fastcastUrl',
     default: DEFAULT_FASTCAST_URL,
     schema: url(`an absolute http:// or https:// URL, e.g. ${DEFAULT_FASTCAST_URL}`),
   },
@@ -69,7 +69,7 @@ const FIELDS = {
   },
   reconcileMs: {
     env: 'COURTSIDE_RECONCILE_MS',
-    flag: '--reconcile-interval',
+    flag: 'reconcileInterval',
     default: String(DEFAULT_RECONCILE_MS),
     schema: z
       .string()
@@ -80,38 +80,11 @@ const FIELDS = {
         `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`,
       ),
   },
-} as const;
-
-const FLAG_OF: Record<string, keyof PushFlags> = {
-  push: 'push',
-  fastcastUrl: 'fastcastUrl',
-  reconcileMs: 'reconcileInterval',
-};
+} satisfies Record<'push' | keyof PushConfig, ConfigField<keyof PushFlags>>;
 
 /** The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source. */
-export function loadPushConfig(
-  options: { env?: NodeJS.ProcessEnv | Record<string, string | undefined>; flags?: PushFlags } = {},
-): PushConfig | null {
-  const env = options.env ?? process.env;
-  const flags = options.flags ?? {};
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(FIELDS)) {
-    const flagKey = FLAG_OF[key];
-    const flagValue = flagKey !== undefined ? flags[flagKey] : undefined;
-    const envValue = env[field.env];
-    const [raw, from] =
-      flagValue !== undefined
-        ? [String(flagValue), field.flag ?? key]
-        : envValue !== undefined && envValue !== ''
-          ? [envValue, field.env]
-          : [field.default, `${field.env} (default)`];
-    const parsed = (field.schema as z.ZodType).safeParse(raw.trim());
-    if (!parsed.success) {
-      const expected = parsed.error.issues[0]?.message ?? 'a valid value';
-      throw new InvalidConfigError(from, `invalid value ${JSON.stringify(raw)}; expected ${expected}`);
-    }
-    out[key] = parsed.data;
-  }
+export function loadPushConfig(options: { env?: ConfigEnv; flags?: PushFlags } = {}): PushConfig | null {
+  const { values: out } = readConfigFields(FIELDS, options.env ?? process.env, options.flags ?? {});
   if (out.push === 'off') return null;
   return {
     fastcastUrl: out.fastcastUrl as string,

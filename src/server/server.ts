@@ -4,7 +4,7 @@ import type { SnapshotSource } from '../model/events.js';
 import type { Bus, Offset } from '../bus/types.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { limitRefusals } from '../core/metrics.js';
-import type { BucketLimit, Take } from '../core/token-bucket.js';
+import { retryAfterSeconds, type BucketLimit, type Take } from '../core/token-bucket.js';
 import { createAuthenticator, originAllowed, presentedToken, rejectUpgrade } from './auth.js';
 import { clientAddress, trustedSet } from './client-address.js';
 import { AddressCounts, ClientBuckets, rateLimitHeaders } from './client-limits.js';
@@ -278,7 +278,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     res.setHeader('ratelimit', fields.ratelimit);
     if (take.ok) return true;
     limitRefusals.inc({ limit: 'http_client' });
-    const retryAfterS = Math.max(1, Math.ceil(take.retryAfterMs / 1000));
+    const retryAfterS = retryAfterSeconds(take.retryAfterMs);
     sendError(
       res,
       429,
@@ -312,7 +312,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     const take = admitSubscribe(address, 0);
     if (take.ok) return undefined;
     limitRefusals.inc({ limit: 'stream_subscribe' });
-    const retryAfterS = Math.max(1, Math.ceil(take.retryAfterMs / 1000));
+    const retryAfterS = retryAfterSeconds(take.retryAfterMs);
     return {
       code: 'subscribe_rate_limited',
       message: `address ${address} is over its limit of ${clientLimits.subscribeRateLimit?.rate ?? 0} subscribes a second; retry in ${retryAfterS} s`,

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../core/log.js';
 import { clientsDropped, limitRefusals } from '../core/metrics.js';
-import type { Take } from '../core/token-bucket.js';
+import { retryAfterSeconds, type Take } from '../core/token-bucket.js';
 import { VERSION } from '../core/version.js';
 import {
   createClientProtocol,
@@ -178,7 +178,7 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       errorFrame({
         code: 'subscribe_rate_limited',
         id: req.id,
-        message: `address ${client.connection.address} is over its limit of subscribes a second; subscribe again in ${Math.ceil(take.retryAfterMs / 1000)} s`,
+        message: `address ${client.connection.address} is over its limit of subscribes a second; subscribe again in ${retryAfterSeconds(take.retryAfterMs)} s`,
         retryAfterMs: take.retryAfterMs,
       }),
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucket } from '../../src/core/token-bucket.js';
+import { retryAfterSeconds, TokenBucket } from '../../src/core/token-bucket.js';
 
 describe('TokenBucket', () => {
   it('grants its burst at once, then refills at its rate, never above the burst', () => {
@@ -25,5 +25,12 @@ describe('TokenBucket', () => {
     const bucket = new TokenBucket({ rate: 0, burst: 1 }, 0);
     expect(bucket.take(0).ok).toBe(true);
     expect(bucket.take(10_000)).toEqual({ ok: false, retryAfterMs: 60_000 });
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  it('rounds a refusal up to whole seconds, never below one', () => {
+    expect([1, 500, 1000, 1001, 60_000].map(retryAfterSeconds)).toEqual([1, 1, 1, 2, 60]);
+    expect(retryAfterSeconds(0)).toBe(1);
   });
 });

@@ -249,19 +249,23 @@ const stale = createStaleWatch({
   },
 });
 
+/** Shows a whole snapshot of the game: the page's first paint's, or one its stream sends. */
+function showSnapshot(snap) {
+  view.game = games.apply({ type: 'snapshot', game: snap });
+  noteWinprob(view.game);
+  if (view.game.state === 'post') stale.finish();
+  void loadWinprobHistory();
+  render();
+}
+
 const subscribe = { leagues: [league], games: [gameId], snapshot: true };
 if (delay > 0) subscribe.delay = delay;
 
 document.getElementById('overlay').dataset.layout = layout;
 $('waiting-id').textContent = gameId;
 const first = firstPaintSnapshot();
-if (first) {
-  view.game = games.apply({ type: 'snapshot', game: first });
-  noteWinprob(view.game);
-  if (view.game.state === 'post') stale.finish();
-  void loadWinprobHistory();
-}
-render();
+if (first) showSnapshot(first);
+else render();
 openStream({
   subscribe,
   onState(connection) {
@@ -271,14 +275,7 @@ openStream({
   },
   onSnapshot(snap) {
     if (String(snap.gameId) !== gameId) return;
-    // A delayed snapshot whose recent plays no longer reach back to the moment it shows has no
-    // clock: the clock the page already shows for that same moment (its first paint's) stays.
-    const keep = snap.clock == null && view.game?.seq === snap.seq ? view.game.clock : null;
-    view.game = games.apply({ type: 'snapshot', game: keep == null ? snap : { ...snap, clock: keep } });
-    noteWinprob(view.game);
-    if (view.game.state === 'post') stale.finish();
-    void loadWinprobHistory();
-    render();
+    showSnapshot(snap);
   },
   onEvent(event) {
     if (String(event.gameId) !== gameId) return;

@@ -9,6 +9,7 @@ import {
 } from '../../core/errors.js';
 import { buildRequest, OPERATIONS, suggestOperation, type OperationSpec } from '../../espn/operations.js';
 import { silentLogger, type Logger } from '../../core/log.js';
+import { retryAfterSeconds } from '../../core/token-bucket.js';
 import {
   operationCsv,
   parseOperation,
@@ -264,8 +265,7 @@ function sendUpstreamError(res: ServerResponse, err: unknown, logger: Logger, op
       sendError(res, 404, 'UNKNOWN_OPERATION', err.message);
       return;
     case 'ON_DEMAND_BUDGET': {
-      const retryAfterS =
-        err instanceof OnDemandBudgetError ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : 1;
+      const retryAfterS = err instanceof OnDemandBudgetError ? retryAfterSeconds(err.retryAfterMs) : 1;
       logger.debug({ operation, code: err.code }, err.message);
       sendError(res, 429, 'ON_DEMAND_BUDGET', err.message, {
         headers: { 'retry-after': String(retryAfterS) },

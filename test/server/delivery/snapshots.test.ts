@@ -99,6 +99,28 @@ describe('snapshots of a delayed subscription', () => {
     expect(c.events('late').map((e) => e.id)).toEqual(held.map((e) => e.id));
   });
 
+  it('take the clock of the newest play then when the plays since pushed it out of the recent ones', async () => {
+    const g = setup();
+    const play = (id: string, clock: string) =>
+      ({
+        ...makeEvent(g, 'play.added'),
+        data: { play: { id, sequence_number: id, clock_display_value: clock }, after: null, index: 0 },
+      }) as NewGameEvent;
+    await commitAgo(g, 40_000, [play('1', '11:20')]);
+    const held = await commitAgo(g, DELAY_S * 1000 - DUE_IN_MS, [play('2', '10:50')]);
+    const newest = held.at(-1) as GameEvent;
+    // The snapshot's recent plays hold only the newest: a fast game pushed play 1 out of them.
+    const now = { ...makeSnapshot(g), seq: newest.seq, clock: '10:50' };
+    now.recentPlays = [(newest.data as { play: GameSnapshot['recentPlays'][number] }).play];
+    server = await startServer({ bus, snapshots: mapSnapshots([now]) });
+    const c = await connect(server.url);
+    const late = await c.request(
+      { op: 'subscribe', id: 'late', games: [g.gameId], snapshot: true, delay: DELAY_S },
+      (f) => f.type === 'snapshot',
+    );
+    expect(late.game).toMatchObject({ seq: newest.seq - 1, recentPlays: [], clock: '11:20' });
+  });
+
   it('show the game as it was `delay` ago over SSE too', async () => {
     const g = setup();
     const [early] = await commitAgo(g, 40_000, [makeEvent(g)]);
