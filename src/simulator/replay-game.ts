@@ -28,6 +28,30 @@ const wallclockMs = (play: JsonObject): number => {
 const typeId = (play: JsonObject): string => String(obj(play.type).id);
 const periodOf = (play: JsonObject): unknown => obj(play.period).number;
 
+/** When a replay reveals each play of its finished summary. */
+export interface RevealSchedule {
+  /** Per play, in payload order: game ms after the first play at which it is revealed. */
+  readonly offsets: readonly number[];
+  /**
+   * Payload indexes in reveal order: by offset, ties in payload order. A moment reveals a prefix
+   * of it, and plays of equal offset always together.
+   */
+  readonly order: readonly number[];
+}
+
+/**
+ * The plays' reveal schedule, from their wallclocks: a play without one follows the one before it.
+ * ESPN enters some plays late, so the order can differ from the payload's (the list order).
+ */
+export function revealSchedule(plays: readonly JsonObject[]): RevealSchedule {
+  const raw = plays.map(wallclockMs);
+  const t0 = Math.min(...raw.filter(Number.isFinite));
+  let previous = 0;
+  const offsets = raw.map((t) => (previous = Number.isFinite(t) ? t - t0 : previous));
+  const order = offsets.map((_, i) => i).sort((a, b) => (offsets[a] ?? 0) - (offsets[b] ?? 0) || a - b);
+  return { offsets, order };
+}
+
 export function createReplayGame(options: ReplayOptions): SimulatedGame {
   const { league, final, startAt } = options;
   const speed = options.speed > 0 ? options.speed : 1;
@@ -38,13 +62,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
   const id = String(header.id ?? competition.id ?? 'unknown');
   const regulationPeriods = Number(obj(obj(final.format).regulation).periods ?? 4) || 4;
 
-  // Offsets (game ms after the first play) per play; a play without a wallclock follows the one before it.
-  const raw = plays.map(wallclockMs);
-  const t0 = Math.min(...raw.filter(Number.isFinite));
-  let previous = 0;
-  const offsets = raw.map((t) => (previous = Number.isFinite(t) ? t - t0 : previous));
-  // Reveal order: by offset, ties in payload order; the k first of it are revealed at one moment.
-  const order = offsets.map((_, i) => i).sort((a, b) => (offsets[a] ?? 0) - (offsets[b] ?? 0) || a - b);
+  const { offsets, order } = revealSchedule(plays);
   const sortedOffsets = order.map((i) => offsets[i] ?? 0);
   const lastOffset = sortedOffsets[sortedOffsets.length - 1] ?? 0;
   // The latest revealed play in payload (game) order once k plays are revealed: status, clock and

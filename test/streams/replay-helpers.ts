@@ -8,7 +8,7 @@ import { createFastcastClient, type FastcastListener } from '../../src/espn/fast
 import type { GameEvent } from '../../src/model/events.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { createReplayGame } from '../../src/simulator/replay-game.js';
+import { createReplayGame, revealSchedule } from '../../src/simulator/replay-game.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
 import { diffSummary } from '../../streams/game-diff.js';
 import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
@@ -63,6 +63,90 @@ export function orderViolations(events: readonly GameEvent[]): string[] {
       }
     }
   }
+  return out;
+}
+
+/** A recorded game's plays in the two orders that the daemon's order may follow. */
+export interface PlayReveal {
+  /** Play ids in the final list's order (the upstream's order). */
+  readonly list: readonly string[];
+  /** Play ids in the simulator's reveal order, cut into the groups it reveals at one moment. */
+  readonly moments: readonly (readonly string[])[];
+  /**
+   * The plays of every pair that the two orders put differently: a play revealed before a play
+   * listed above it, and that play. Only their relative order may differ between two daemons.
+   */
+  readonly late: ReadonlySet<string>;
+}
+
+/** The reveal of a finished game's plays, by the simulator's own schedule (replay-game.ts). */
+export function playReveal(final: Record<string, any>): PlayReveal {
+  const plays = (final.plays ?? []) as Record<string, any>[];
+  const list = plays.map((p) => String(p.id));
+  const { offsets, order } = revealSchedule(plays);
+  const moments: string[][] = [];
+  order.forEach((i, k) => {
+    const previous = order[k - 1];
+    if (previous === undefined || offsets[previous] !== offsets[i]) moments.push([]);
+    moments[moments.length - 1]?.push(list[i] as string);
+  });
+  const late = new Set<string>();
+  offsets.forEach((t, j) => {
+    for (let i = 0; i < j; i++) {
+      if ((offsets[i] as number) <= t) continue;
+      late.add(list[i] as string);
+      late.add(list[j] as string);
+    }
+  });
+  return { list, moments, late };
+}
+
+/**
+ * Where a game's `play.added` ids break the order contract (docs/events.md, "Order of plays"):
+ * plays come in the order the daemon saw them revealed, and the plays one document brought in
+ * the upstream's list order. So the ids must cut into consecutive batches, each the plays of
+ * consecutive reveal moments, each in list order. Any pair of plays then comes in list order or in
+ * reveal order, and a pair on which both agree in that order. Empty when the contract holds.
+ */
+export function revealOrderViolations(ids: readonly string[], reveal: PlayReveal): string[] {
+  const position = new Map(reveal.list.map((id, i) => [id, i]));
+  const revealed = reveal.moments.flat();
+  const momentEnds = new Set<number>();
+  let n = 0;
+  for (const m of reveal.moments) momentEnds.add((n += m.length));
+  if (ids.length !== revealed.length || new Set(ids).size !== ids.length)
+    return [`${ids.length} plays added (${new Set(ids).size} distinct) for ${revealed.length} revealed`];
+  const out: string[] = [];
+  // Balance of plays emitted but not yet revealed (+1) and revealed but not yet emitted (-1) in
+  // the current batch: it closes at the first moment boundary where both hold the same plays.
+  const balance = new Map<string, number>();
+  let open = 0;
+  const bump = (id: string, by: number): void => {
+    const was = balance.get(id) ?? 0;
+    balance.set(id, was + by);
+    open += (was + by !== 0 ? 1 : 0) - (was !== 0 ? 1 : 0);
+  };
+  let start = 0;
+  for (let k = 0; k < ids.length; k++) {
+    bump(ids[k] as string, 1);
+    bump(revealed[k] as string, -1);
+    if (open !== 0 || !momentEnds.has(k + 1)) continue;
+    // The smallest batch: every cut of a valid partition is one of these, so checking the finest
+    // batches checks them all.
+    for (let i = start + 1; i <= k; i++) {
+      const [a, b] = [ids[i - 1] as string, ids[i] as string];
+      if ((position.get(a) as number) > (position.get(b) as number))
+        out.push(
+          `play ${b} (list ${position.get(b)}) after play ${a} (list ${position.get(a)}) in one batch`,
+        );
+    }
+    balance.clear();
+    start = k + 1;
+  }
+  if (start < ids.length)
+    out.push(
+      `from play.added ${start} (play ${ids[start]}) on, no cut where the plays are the next revealed`,
+    );
   return out;
 }
 
