@@ -141,6 +141,10 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
           resync('bad_payload', 'checkpoint frame without a URL');
           return;
         }
+        // A checkpoint announced while the document is live and already at or past its mid holds
+        // nothing the document lacks (a server may announce each new checkpoint to everyone):
+        // reloading it would only hold back the patches that follow until the download ends.
+        if (phase === 'live' && f.mid !== undefined && lastMid !== null && f.mid <= lastMid) return;
         pending = [];
         lastMid = f.mid ?? null;
         load(f.pl);

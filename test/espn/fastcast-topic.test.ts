@@ -87,4 +87,49 @@ describe('a FastCast topic', () => {
     await s.tick();
     expect((s.t.doc as any).a).toEqual([1]);
   });
+
+  it('a checkpoint announced while live at a mid the document has is ignored; one ahead of it is loaded', async () => {
+    let served: unknown = { a: [] };
+    const docs: TopicDocument[] = [];
+    const loads: string[] = [];
+    const t = createTopic('gp-basketball-nba-1', {
+      document: (u) => docs.push(u),
+      resync: () => undefined,
+      fetchCheckpoint: (url) => {
+        loads.push(url);
+        return Promise.resolve(structuredClone(served));
+      },
+      soon: (fn) => setImmediate(fn),
+      now: () => 0,
+    });
+    const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+    const patch = (mid: number, value: number): void =>
+      t.frame({
+        op: 'P',
+        tc: t.name,
+        mid,
+        pl: encodePatchPayload([{ op: 'add', path: '/a/-', value }], 1, false),
+      });
+    t.frame({ op: 'H', tc: t.name, mid: 40, pl: 'https://cp.example/40' });
+    await tick();
+    patch(41, 1);
+    patch(42, 2);
+    await tick();
+    // Announced to every subscriber once published: the document already holds mid 42.
+    t.frame({ op: 'H', tc: t.name, mid: 42, pl: 'https://cp.example/42' });
+    patch(43, 3);
+    await tick();
+    expect(loads).toEqual(['https://cp.example/40']);
+    expect(t.phase).toBe('live');
+    expect(docs.at(-1)).toMatchObject({ doc: { a: [1, 2, 3] }, patches: 1 });
+    // A checkpoint past the document's mid is news: loaded, and the mids go on from it.
+    served = { a: [1, 2, 3, 4, 5] };
+    t.frame({ op: 'H', tc: t.name, mid: 45, pl: 'https://cp.example/45' });
+    await tick();
+    patch(46, 6);
+    await tick();
+    await tick();
+    expect(loads).toEqual(['https://cp.example/40', 'https://cp.example/45']);
+    expect(t.doc).toEqual({ a: [1, 2, 3, 4, 5, 6] });
+  });
 });

@@ -91,6 +91,8 @@ describe.skipIf(!HAVE_FIXTURES || !file)(
           lostFrameAt: LOST_FRAME_AT,
           badPatchAt: BAD_PATCH_AT,
           seed: 5,
+          // Every new checkpoint announced to the subscribers too: a healthy stream meets H frames.
+          variant: { announceCheckpoints: true },
         });
         cleanup.push(() => look.close());
 

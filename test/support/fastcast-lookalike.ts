@@ -48,6 +48,17 @@ export interface LookalikeOptions {
   readonly lostFrameAt?: readonly number[];
   /** Publications (1-based) replaced by a patch that cannot apply. */
   readonly badPatchAt?: readonly number[];
+  /**
+   * Variations on what the notes leave open: `announceCheckpoints` sends every new checkpoint's
+   * `H` to the subscribers unasked; `hWithoutMid` sends `H` frames without a `mid`;
+   * `catchUpWithoutKeepAlives` replays only the patches after a checkpoint (the `I` frames' mids
+   * then look missing).
+   */
+  readonly variant?: {
+    readonly announceCheckpoints?: boolean;
+    readonly hWithoutMid?: boolean;
+    readonly catchUpWithoutKeepAlives?: boolean;
+  };
   /** Seeds the choice of payload forms and patch styles. */
   readonly seed?: number;
   readonly now?: () => number;
@@ -65,6 +76,8 @@ export interface LookalikeStats {
   /** Operations published, by RFC 6902 op (and `replace-array`, `replace-document`). */
   ops: Record<string, number>;
   checkpointsServed: number;
+  /** `H` frames sent unasked (variant `announceCheckpoints`). */
+  announcedCheckpoints: number;
   subscribes: number;
   /** `S` for a topic the session already had: a client asking for a fresh checkpoint. */
   resubscribes: number;
@@ -227,6 +240,7 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
   const hbi = options.hbiSeconds ?? 20;
   const checkpointEvery = options.checkpointEvery ?? 6;
   const lost = new Set(options.lostFrameAt ?? []);
+  const variant = options.variant ?? {};
   const bad = new Set(options.badPatchAt ?? []);
   const topic = `gp-basketball-${options.league}-${options.gameId}`;
   const summaryPath = `/apis/site/v2/sports/basketball/${options.league}/summary`;
@@ -242,6 +256,7 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
     plain: 0,
     ops: {},
     checkpointsServed: 0,
+    announcedCheckpoints: 0,
     subscribes: 0,
     resubscribes: 0,
     unknownTopics: 0,
@@ -322,6 +337,13 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
     if (s.ws.readyState === s.ws.OPEN) s.ws.send(JSON.stringify(frame));
   };
 
+  const checkpointFrame = (cp: Checkpoint): Json => ({
+    op: 'H',
+    tc: topic,
+    ...(variant.hWithoutMid ? {} : { mid: cp.mid }),
+    pl: `${checkpointBase}/FastcastService/pubsub/profiles/12000/topic/${topic}/message/${cp.mid}/checkpoint`,
+  });
+
   const subscribe = (s: Session, tc: string): void => {
     if (tc !== topic) {
       stats.unknownTopics++;
@@ -332,11 +354,11 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
     s.topics.add(tc);
     sendTo(s, { op: 'S', rc: 200, tc, sid: s.sid });
     const cp = checkpoints[checkpoints.length - 1] as Checkpoint;
-    const url = `${checkpointBase}/FastcastService/pubsub/profiles/12000/topic/${tc}/message/${cp.mid}/checkpoint`;
-    sendTo(s, { op: 'H', tc, mid: cp.mid, pl: url });
+    sendTo(s, checkpointFrame(cp));
     // Catch-up: every frame since the checkpoint under its own mid, keep-alives included.
     for (const e of history)
-      if (e.mid > cp.mid) sendTo(s, { op: e.op === 'P' ? 'R' : 'I', tc, mid: e.mid, pl: e.pl });
+      if (e.mid > cp.mid && (e.op === 'P' || !variant.catchUpWithoutKeepAlives))
+        sendTo(s, { op: e.op === 'P' ? 'R' : 'I', tc, mid: e.mid, pl: e.pl });
   };
 
   socketServer.on('upgrade', (req: IncomingMessage, socket, head) => {
@@ -457,7 +479,8 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
     mid++;
     const entry: Entry = { mid, op: 'P', pl: payload(ops, at) };
     history.push(entry);
-    if (n % checkpointEvery === 0) takeCheckpoint();
+    const announce = n % checkpointEvery === 0;
+    if (announce) takeCheckpoint();
     if (lost.has(n)) {
       // Lost on the wire: the mid is gone, the patch with it.
       if (broadcast({ op: 'B', pl: String(at) }) > 0) stats.lostFrames++;
@@ -473,6 +496,10 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
       return;
     }
     broadcast({ op: 'P', tc: topic, mid, pl: entry.pl });
+    if (announce && variant.announceCheckpoints) {
+      stats.announcedCheckpoints++;
+      broadcast(checkpointFrame(checkpoints[checkpoints.length - 1] as Checkpoint));
+    }
   };
 
   let pollTimer: NodeJS.Timeout | undefined;
