@@ -50,13 +50,14 @@ export interface LookalikeOptions {
   readonly badPatchAt?: readonly number[];
   /**
    * Variations on what the notes leave open: `announceCheckpoints` sends every new checkpoint's
-   * `H` to the subscribers unasked; `hWithoutMid` sends `H` frames without a `mid`;
+   * `H` to the subscribers unasked; `hMid` is the `mid` an `H` carries: the checkpoint's
+   * (default), the topic's current one (the catch-up frames then carry lower mids), or none;
    * `catchUpWithoutKeepAlives` replays only the patches after a checkpoint (the `I` frames' mids
    * then look missing).
    */
   readonly variant?: {
     readonly announceCheckpoints?: boolean;
-    readonly hWithoutMid?: boolean;
+    readonly hMid?: 'checkpoint' | 'current' | 'none';
     readonly catchUpWithoutKeepAlives?: boolean;
   };
   /** Seeds the choice of payload forms and patch styles. */
@@ -340,7 +341,7 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
   const checkpointFrame = (cp: Checkpoint): Json => ({
     op: 'H',
     tc: topic,
-    ...(variant.hWithoutMid ? {} : { mid: cp.mid }),
+    ...(variant.hMid === 'none' ? {} : { mid: variant.hMid === 'current' ? mid : cp.mid }),
     pl: `${checkpointBase}/FastcastService/pubsub/profiles/12000/topic/${topic}/message/${cp.mid}/checkpoint`,
   });
 
