@@ -157,6 +157,9 @@ describe.skipIf(!HAVE_FIXTURES || !file)(
           new Set(v.events.filter((e) => e.type === 'play.added').map((e) => e.id));
         expect(ids(pushed)).toEqual(ids(polled));
 
+        // The socket was let in at the first try (Origin, header names, a token holding a `+`).
+        expect(look.stats.refusedUpgrades).toBe(0);
+        expect(look.stats.connections).toBe(1);
         // The faults happened and the client asked for fresh checkpoints after them.
         expect(look.stats.lostFrames).toBe(LOST_FRAME_AT.length);
         expect(look.stats.badPatches).toBe(BAD_PATCH_AT.length);

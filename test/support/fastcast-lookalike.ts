@@ -328,7 +328,10 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
 
   const discoveryServer = createServer((req, res) => {
     if ((req.url ?? '').split('?')[0] !== '/public/websockethost') return json(res, 404, {});
-    const token = randomBytes(24).toString('hex');
+    // Standard base64, as many servers make tokens, and always with a `+`: a client must send it
+    // so that a query-string parser reads it back as `+`, not as a space.
+    let token = '';
+    while (!token.includes('+')) token = randomBytes(24).toString('base64');
     tokens.set(token, now() + TOKEN_TTL_MS);
     json(res, 200, { ip: '127.0.0.1', securePort: socketPort, token });
   });
