@@ -57,10 +57,12 @@ const move = (
 
 /**
  * A document arrived: a checkpoint (`fresh`) or applied patches. A fresh checkpoint after a
- * loss asks for a reconciliation poll: what happened meanwhile may be in the summary only.
+ * loss asks for a reconciliation poll: what happened meanwhile may be in the summary only. One
+ * that comes while push is healthy (a server announcing its checkpoints unasked) follows no loss
+ * and asks for none: a poll per checkpoint would cost as much as polling.
  */
 export function documentArrived(h: PushHealth, now: number, fresh: boolean): PushHealth {
-  const reconcile = h.reconcileNow || (fresh && h.name !== 'polling');
+  const reconcile = h.reconcileNow || (fresh && (h.name === 'resyncing' || h.name === 'fallen-back'));
   return move(h, 'push', now, fresh ? 'checkpoint' : 'patch', reconcile);
 }
 

@@ -52,9 +52,15 @@ export function parseGameTopic(topic: string): { league: League; gameId: string 
   return { league: m[1] === 'nba' ? 'mens' : 'womens', gameId: m[2] };
 }
 
-/** The socket path; the token is passed exactly as discovery gave it. */
+/**
+ * The socket path. The token goes in as discovery gave it, except the characters a query-string
+ * parser would read otherwise: `+` (a space to it; standard base64 tokens hold it), `&` and `#`
+ * (the value's end) and spaces are escaped, so the server reads back the very token it gave. A
+ * `%` is left alone: a token holding one is taken to be escaped already.
+ */
 export function socketPath(token: string): string {
-  return `/FastcastService/pubsub/profiles/12000?TrafficManager-Token=${token}`;
+  const escaped = token.replace(/[+&# ]/g, (c) => encodeURIComponent(c));
+  return `/FastcastService/pubsub/profiles/12000?TrafficManager-Token=${escaped}`;
 }
 
 export const DISCOVERY_PATH = '/public/websockethost';

@@ -50,6 +50,9 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
   let phase: TopicPhase = 'subscribing';
   let doc: unknown;
   let lastMid: number | null = null;
+  // The mid of the H frame the document was loaded from, and whether a frame followed it yet.
+  let checkpointMid: number | null = null;
+  let afterCheckpoint = false;
   // Checkpoints asked for: an answer to an older one is dropped.
   let generation = 0;
   let pending: FastcastFrame[] = [];
@@ -127,6 +130,21 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
     );
   };
 
+  /**
+   * Whether a frame numbered `mid` follows the last one without a gap. Servers number the catch-up
+   * after an H frame in more than one way, and each is taken: after an H carrying the checkpoint's
+   * mid the catch-up follows it; after an H carrying the topic's current mid, the catch-up frames
+   * keep the (lower) mids they were first published under, so the first may start below the H's;
+   * and an H taking a mid of its own comes right after the catch-up's last frame, so the next
+   * frame follows the H's mid. Any other jump is a gap.
+   */
+  const follows = (mid: number): boolean => {
+    if (lastMid === null || mid === lastMid + 1) return true;
+    if (checkpointMid === null) return false;
+    if (!afterCheckpoint && mid <= checkpointMid) return true;
+    return lastMid === checkpointMid - 1 && mid === checkpointMid + 1;
+  };
+
   return {
     name,
     get phase() {
@@ -141,19 +159,26 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
           resync('bad_payload', 'checkpoint frame without a URL');
           return;
         }
+        // A checkpoint announced while the document is live and already at or past its mid holds
+        // nothing the document lacks (a server may announce each new checkpoint to everyone):
+        // reloading it would only hold back the patches that follow until the download ends.
+        if (phase === 'live' && f.mid !== undefined && lastMid !== null && f.mid <= lastMid) return;
         pending = [];
         lastMid = f.mid ?? null;
+        checkpointMid = lastMid;
+        afterCheckpoint = false;
         load(f.pl);
         return;
       }
       if (phase === 'subscribing' || phase === 'absent') return;
       // FastCast numbers a topic's frames; one missing means a patch may be missing.
       if (f.mid !== undefined) {
-        if (lastMid !== null && f.mid !== lastMid + 1) {
+        if (!follows(f.mid)) {
           resync('mid_gap', `mid ${f.mid} after ${lastMid}`);
           return;
         }
         lastMid = f.mid;
+        afterCheckpoint = true;
       }
       if (f.op === 'R' || f.op === 'P') {
         pending.push(f);

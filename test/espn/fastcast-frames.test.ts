@@ -6,6 +6,7 @@ import {
   gameTopic,
   parseGameTopic,
   readFrame,
+  socketPath,
 } from '../../src/espn/fastcast-frames.js';
 
 const PATCH = [
@@ -19,6 +20,17 @@ describe('FastCast frames', () => {
     expect(gameTopic('womens', '401')).toBe('gp-basketball-wnba-401');
     expect(parseGameTopic('gp-basketball-wnba-401')).toEqual({ league: 'womens', gameId: '401' });
     expect(parseGameTopic('event-basketball-nba')).toBeUndefined();
+  });
+
+  it('puts the token in the socket path so that a query parser reads back the very token', () => {
+    for (const token of ['a+b/c==', 'Zm9v+YmFy/', 'hex0123abcdef', 'a&b#c d']) {
+      const url = new URL(`ws://127.0.0.1:1${socketPath(token)}`);
+      expect(url.pathname).toBe('/FastcastService/pubsub/profiles/12000');
+      expect(url.searchParams.get('TrafficManager-Token')).toBe(token);
+    }
+    expect(socketPath('abc_-XYZ09')).toBe(
+      '/FastcastService/pubsub/profiles/12000?TrafficManager-Token=abc_-XYZ09',
+    );
   });
 
   it('decodes both payload forms: ~c 1 (base64 of zlib-deflated JSON) and ~c 0 (plain)', () => {

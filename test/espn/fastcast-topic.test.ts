@@ -87,4 +87,94 @@ describe('a FastCast topic', () => {
     await s.tick();
     expect((s.t.doc as any).a).toEqual([1]);
   });
+
+  it('a checkpoint announced while live at a mid the document has is ignored; one ahead of it is loaded', async () => {
+    let served: unknown = { a: [] };
+    const docs: TopicDocument[] = [];
+    const loads: string[] = [];
+    const t = createTopic('gp-basketball-nba-1', {
+      document: (u) => docs.push(u),
+      resync: () => undefined,
+      fetchCheckpoint: (url) => {
+        loads.push(url);
+        return Promise.resolve(structuredClone(served));
+      },
+      soon: (fn) => setImmediate(fn),
+      now: () => 0,
+    });
+    const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+    const patch = (mid: number, value: number): void =>
+      t.frame({
+        op: 'P',
+        tc: t.name,
+        mid,
+        pl: encodePatchPayload([{ op: 'add', path: '/a/-', value }], 1, false),
+      });
+    t.frame({ op: 'H', tc: t.name, mid: 40, pl: 'https://cp.example/40' });
+    await tick();
+    patch(41, 1);
+    patch(42, 2);
+    await tick();
+    // Announced to every subscriber once published: the document already holds mid 42.
+    t.frame({ op: 'H', tc: t.name, mid: 42, pl: 'https://cp.example/42' });
+    patch(43, 3);
+    await tick();
+    expect(loads).toEqual(['https://cp.example/40']);
+    expect(t.phase).toBe('live');
+    expect(docs.at(-1)).toMatchObject({ doc: { a: [1, 2, 3] }, patches: 1 });
+    // A checkpoint past the document's mid is news: loaded, and the mids go on from it.
+    served = { a: [1, 2, 3, 4, 5] };
+    t.frame({ op: 'H', tc: t.name, mid: 45, pl: 'https://cp.example/45' });
+    await tick();
+    patch(46, 6);
+    await tick();
+    await tick();
+    expect(loads).toEqual(['https://cp.example/40', 'https://cp.example/45']);
+    expect(t.doc).toEqual({ a: [1, 2, 3, 4, 5, 6] });
+  });
+
+  it('takes the catch-up numbered from the checkpoint, below an H carrying the current mid, or before an H with a mid of its own', async () => {
+    const run = async (frames: FastcastFrame[]) => {
+      const docs: TopicDocument[] = [];
+      const resyncs: ResyncReason[] = [];
+      const t = createTopic('gp-basketball-nba-1', {
+        document: (u) => docs.push(u),
+        resync: (reason) => resyncs.push(reason),
+        fetchCheckpoint: () => Promise.resolve({ a: [] }),
+        soon: (fn) => setImmediate(fn),
+        now: () => 0,
+      });
+      for (const f of frames) t.frame(f);
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      return { doc: t.doc as any, resyncs };
+    };
+    const tc = 'gp-basketball-nba-1';
+    const add = (op: 'R' | 'P', mid: number, value: number): FastcastFrame => ({
+      op,
+      tc,
+      mid,
+      pl: encodePatchPayload([{ op: 'add', path: '/a/-', value }], 1, true),
+    });
+    const keepAlive = (mid: number): FastcastFrame => ({ op: 'I', tc, mid, pl: '0' });
+    const h = (mid: number): FastcastFrame => ({ op: 'H', tc, mid, pl: 'https://cp.example/x' });
+    // The H carries the topic's current mid (13); the catch-up keeps its own, 11 to 13.
+    expect(await run([h(13), add('R', 11, 1), keepAlive(12), add('R', 13, 2), add('P', 14, 3)])).toEqual({
+      doc: { a: [1, 2, 3] },
+      resyncs: [],
+    });
+    // The H takes a mid of its own (14) after the catch-up's 11 to 13.
+    expect(await run([h(14), add('R', 11, 1), add('R', 12, 2), add('R', 13, 3), add('P', 15, 4)])).toEqual({
+      doc: { a: [1, 2, 3, 4] },
+      resyncs: [],
+    });
+    // Gaps are still gaps: inside the catch-up, after it, and a catch-up frame repeated.
+    expect((await run([h(13), add('R', 11, 1), add('R', 13, 2)])).resyncs).toEqual(['mid_gap']);
+    expect((await run([h(13), add('R', 12, 1), add('R', 13, 2), add('P', 15, 3)])).resyncs).toEqual([
+      'mid_gap',
+    ]);
+    expect((await run([h(13), add('R', 12, 1), add('R', 13, 2), add('R', 12, 1)])).resyncs).toEqual([
+      'mid_gap',
+    ]);
+    expect((await run([h(10), add('P', 12, 1)])).resyncs).toEqual(['mid_gap']);
+  });
 });

@@ -46,6 +46,13 @@ describe('push health', () => {
     expect(reconciled(p).reconcileNow).toBe(false);
   });
 
+  it('push stays push on a checkpoint that comes unasked, with no reconciliation poll (no loss preceded it)', () => {
+    const p = reconciled(at(initialPushHealth(0), 0));
+    const again = documentArrived(p, 400, true);
+    expect(again).toMatchObject({ name: 'push', since: 0, reconcileNow: false });
+    expect(pollDue(again, 401, 0, 15_000)).toBe(false);
+  });
+
   it('resyncing → fallen-back when no document came within the grace', () => {
     const r = resyncing(at(initialPushHealth(0), 0), 200, 'mid gap');
     expect(checkResync(r, 1200, 1000)).toBe(r);
