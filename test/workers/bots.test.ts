@@ -212,7 +212,8 @@ describe.skipIf(!available)('several bots on one Redis (real Redis)', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(acceptedAlertIds(scores)).toEqual(expected);
     expect(staging.accepted().map((r) => r.headers['idempotency-key'])).toEqual([key]);
-  });
+    // Two worker processes and a backlog: on a loaded 2-core machine this outlasts the default 30 s.
+  }, 120_000);
 
   it('`webhooks failed` names the bot of each failed delivery and filters by bot', async () => {
     const down = await startReceiver(() => 503);
@@ -240,5 +241,5 @@ describe.skipIf(!available)('several bots on one Redis (real Redis)', () => {
     expect(await failed.list(undefined, 'staging')).toEqual([]);
     expect((await failed.retry({ ids: [row!.id] }, 'staging')).missing).toEqual([row!.id]);
     expect((await failed.retry({ ids: [row!.id] }, 'scores')).retried).toEqual([row!.id]);
-  });
+  }, 90_000);
 });
