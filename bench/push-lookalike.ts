@@ -16,18 +16,11 @@
  * the game followed. Plays published in the first BENCH_WARMUP_MS (15000) are left out: they reach
  * the daemons with the first checkpoint or poll, not as they happen.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
-import { silentLogger } from '../src/core/log.js';
-import { loadConfig } from '../src/daemon/config.js';
-import { createDaemon } from '../src/daemon/daemon.js';
-import { loadPushConfig } from '../src/daemon/push-config.js';
-import type { GameEvent } from '../src/model/events.js';
 import { startUpstream } from '../src/simulator/index.js';
 import { startLookalike, type LookalikeStats } from '../test/support/fastcast-lookalike.js';
 import { finishedSummaries } from '../test/support/fixtures.js';
+import { CHILD_FLAG, followWithViewer, latencies, serveChild, spawnUpstreamChild } from './push-support.js';
 
 const SPEED = Number(process.env.BENCH_SPEED ?? 10);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 180_000);
@@ -46,7 +39,7 @@ interface ChildStats {
   publishedAt: Record<string, number>;
 }
 
-if (process.argv.includes('--upstream-child')) {
+if (process.argv.includes(CHILD_FLAG)) {
   const files = finishedSummaries();
   const file =
     files.find((f) => f.qualifier === process.env.BENCH_GAME) ?? files.find((f) => f.league === 'mens');
@@ -70,87 +63,31 @@ if (process.argv.includes('--upstream-child')) {
     discoveryUrl: look.discoveryUrl,
     siteUrls: { ...look.siteUrls },
   };
-  process.stdout.write(`${JSON.stringify(info)}\n`);
-  createInterface({ input: process.stdin }).on('line', () => {
-    const answer: ChildStats = { stats: look.stats, publishedAt: Object.fromEntries(look.publishedAt) };
-    process.stdout.write(`${JSON.stringify(answer)}\n`);
-  });
-  process.stdin.on('end', () => void Promise.all([look.close(), sim.close()]).then(() => process.exit(0)));
-} else {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), '--upstream-child'],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
+  serveChild(
+    info,
+    (): ChildStats => ({ stats: look.stats, publishedAt: Object.fromEntries(look.publishedAt) }),
+    () => Promise.all([look.close(), sim.close()]),
   );
-  const lines = createInterface({ input: child.stdout });
-  const queue: Array<(line: string) => void> = [];
-  lines.on('line', (line) => queue.shift()?.(line));
-  const next = (): Promise<string> => new Promise((resolve) => queue.push(resolve));
-  const info = JSON.parse(await next()) as ChildInfo;
-
-  const follow = async (site: string, withPush: boolean) => {
-    const config = loadConfig({
-      env: {},
-      flags: {
-        port: 0,
-        host: '127.0.0.1',
-        upstream: site,
-        leagues: info.league,
-        summaryInterval: 1000,
-        logLevel: 'silent',
-      },
-    });
-    const push = withPush ? loadPushConfig({ env: { COURTSIDE_FASTCAST_URL: info.discoveryUrl } }) : null;
-    const daemon = createDaemon(config, { logger: silentLogger, push });
-    await daemon.start();
-    const received = new Map<string, number>();
-    const ws = new WebSocket(`${daemon.url.replace(/^http/, 'ws')}/v1/stream`);
-    ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'all', since: '0-0' })));
-    ws.on('message', (data) => {
-      const at = Date.now();
-      const frame = JSON.parse(String(data)) as { type: string; event?: GameEvent };
-      const e = frame.event;
-      if (frame.type === 'event' && e?.type === 'play.added' && e.data.play.id !== null)
-        received.set(e.data.play.id, at);
-    });
-    return { daemon, ws, received };
-  };
+} else {
+  const upstream = await spawnUpstreamChild<ChildInfo>(fileURLToPath(import.meta.url));
+  const { info } = upstream;
   const started = Date.now();
   const [push, poll] = await Promise.all([
-    follow(info.siteUrls.push!, true),
-    follow(info.siteUrls.poll!, false),
+    followWithViewer(info.siteUrls.push!, info.league, info.discoveryUrl),
+    followWithViewer(info.siteUrls.poll!, info.league, null),
   ]);
   await new Promise((r) => setTimeout(r, WINDOW_MS));
   const minutes = (Date.now() - started) / 60_000;
-  const answer = next();
-  child.stdin.write('stats\n');
-  const { stats, publishedAt } = JSON.parse(await answer) as ChildStats;
-  for (const d of [push, poll]) {
-    d.ws.close();
-    await d.daemon.close();
-  }
-  child.stdin.end();
+  const { stats, publishedAt } = await upstream.stats<ChildStats>();
+  await Promise.all([push.close(), poll.close()]);
+  upstream.end();
 
   const from = started + WARMUP_MS;
-  const figures = (received: Map<string, number>, requests: number) => {
-    const lags: number[] = [];
-    for (const [id, at] of received) {
-      const published = publishedAt[id];
-      if (published !== undefined && published >= from) lags.push(at - published);
-    }
-    lags.sort((a, b) => a - b);
-    const q = (p: number): number =>
-      Math.round(lags[Math.min(lags.length - 1, Math.floor(p * lags.length))] ?? NaN);
-    return {
-      plays: lags.length,
-      p50Ms: q(0.5),
-      p95Ms: q(0.95),
-      summaryRequests: requests,
-      summaryRequestsPerGameMinute: Number((requests / minutes).toFixed(2)),
-    };
-  };
+  const figures = (received: ReadonlyMap<string, number>, requests: number) => ({
+    ...latencies(received, (id) => publishedAt[id], from),
+    summaryRequests: requests,
+    summaryRequestsPerGameMinute: Number((requests / minutes).toFixed(2)),
+  });
   const p = figures(push.received, stats.summaryRequests.push ?? 0);
   const q = figures(poll.received, stats.summaryRequests.poll ?? 0);
   process.stdout.write(

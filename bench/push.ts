@@ -13,16 +13,17 @@
  * Plays revealed in the first BENCH_WARMUP_MS are left out: they reach the daemons with the
  * first poll or checkpoint, not as they happen.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
-import { loadConfig } from '../src/daemon/config.js';
-import { createDaemon, type Daemon } from '../src/daemon/daemon.js';
-import { loadPushConfig } from '../src/daemon/push-config.js';
-import { silentLogger } from '../src/core/log.js';
-import type { GameEvent } from '../src/model/events.js';
 import { startUpstream } from '../src/simulator/index.js';
+import {
+  CHILD_FLAG,
+  followWithViewer,
+  latencies,
+  serveChild,
+  spawnUpstreamChild,
+  type Follower,
+  type UpstreamChild,
+} from './push-support.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -39,7 +40,7 @@ interface ChildInfo {
   reveal: Record<string, number>;
 }
 
-if (process.argv.includes('--upstream-child')) {
+if (process.argv.includes(CHILD_FLAG)) {
   const sim = await startUpstream({
     simulate: { games: GAMES, seed: 11, staggerMs: 0, leagues: ['mens'] },
     speed: SPEED,
@@ -58,27 +59,45 @@ if (process.argv.includes('--upstream-child')) {
       reveal[String(p.id)] = game.startAt + previous / SPEED;
     });
   }
-  const info: ChildInfo = { url: sim.url, fastcastUrl: sim.fastcastUrl as string, reveal };
-  process.stdout.write(`${JSON.stringify(info)}\n`);
-  createInterface({ input: process.stdin }).on('line', () => {
-    let bytes = 0;
-    let requests = 0;
-    for (const r of sim.requests.entries) {
-      if (!r.path.endsWith('/summary')) continue;
-      const game = sim.games.find((g) => g.id === r.query.event);
-      requests++;
-      bytes += game ? Buffer.byteLength(game.summaryText(r.at - CDN_LAG_MS)) : 0;
-    }
-    process.stdout.write(`${JSON.stringify({ requests, bytes })}\n`);
-  });
-  process.stdin.on('end', () => void sim.close().then(() => process.exit(0)));
+  serveChild(
+    { url: sim.url, fastcastUrl: sim.fastcastUrl as string, reveal } satisfies ChildInfo,
+    () => {
+      let bytes = 0;
+      let requests = 0;
+      for (const r of sim.requests.entries) {
+        if (!r.path.endsWith('/summary')) continue;
+        const game = sim.games.find((g) => g.id === r.query.event);
+        requests++;
+        bytes += game ? Buffer.byteLength(game.summaryText(r.at - CDN_LAG_MS)) : 0;
+      }
+      return { requests, bytes };
+    },
+    () => sim.close(),
+  );
 } else {
-  const push = await follow(true);
-  const poll = await follow(false);
+  // A simulator each, so that one daemon's requests are not the other's.
+  const script = fileURLToPath(import.meta.url);
+  const sims = await Promise.all([
+    spawnUpstreamChild<ChildInfo>(script),
+    spawnUpstreamChild<ChildInfo>(script),
+  ]);
+  const [pushSim, pollSim] = sims;
+  const push = await followWithViewer(pushSim.info.url, 'mens', pushSim.info.fastcastUrl);
+  const poll = await followWithViewer(pollSim.info.url, 'mens', null);
   const started = Date.now();
   await new Promise((r) => setTimeout(r, WINDOW_MS));
   const minutes = (Date.now() - started) / 60_000;
-  const [p, q] = await Promise.all([push.finish(minutes), poll.finish(minutes)]);
+  const finish = async (sim: UpstreamChild<ChildInfo>, follower: Follower) => {
+    const { requests, bytes } = await sim.stats<{ requests: number; bytes: number }>();
+    await follower.close();
+    sim.end();
+    return {
+      ...latencies(follower.received, (id) => sim.info.reveal[id], started + WARMUP_MS),
+      summaryRequestsPerGameMinute: Number((requests / GAMES / minutes).toFixed(2)),
+      summaryBytesPerGameMinute: Math.round(bytes / GAMES / minutes),
+    };
+  };
+  const [p, q] = await Promise.all([finish(pushSim, push), finish(pollSim, poll)]);
   const ratio = p.summaryRequestsPerGameMinute / q.summaryRequestsPerGameMinute;
   process.stdout.write(
     `${JSON.stringify({
@@ -93,80 +112,4 @@ if (process.argv.includes('--upstream-child')) {
     })}\n`,
   );
   process.exit(0);
-}
-
-async function startChild(): Promise<{
-  child: ChildProcess & { stdin: NodeJS.WritableStream };
-  info: ChildInfo;
-  stats(): Promise<any>;
-}> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), '--upstream-child'],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  const lines = createInterface({ input: child.stdout });
-  const queue: Array<(line: string) => void> = [];
-  lines.on('line', (line) => queue.shift()?.(line));
-  const next = (): Promise<string> => new Promise((resolve) => queue.push(resolve));
-  const info = JSON.parse(await next()) as ChildInfo;
-  return {
-    child,
-    info,
-    stats: async () => {
-      const answer = next();
-      child.stdin.write('stats\n');
-      return JSON.parse(await answer);
-    },
-  };
-}
-
-async function follow(withPush: boolean) {
-  const sim = await startChild();
-  const config = loadConfig({
-    env: {},
-    flags: {
-      port: 0,
-      host: '127.0.0.1',
-      upstream: sim.info.url,
-      leagues: 'mens',
-      summaryInterval: 1000,
-      logLevel: 'silent',
-    },
-  });
-  const push = withPush ? loadPushConfig({ env: { COURTSIDE_FASTCAST_URL: sim.info.fastcastUrl } }) : null;
-  const daemon: Daemon = createDaemon(config, { logger: silentLogger, push });
-  await daemon.start();
-  const from = Date.now() + WARMUP_MS;
-  const lags: number[] = [];
-  const ws = new WebSocket(`${daemon.url.replace(/^http/, 'ws')}/v1/stream`);
-  ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'all', since: '0-0' })));
-  ws.on('message', (data) => {
-    const at = Date.now();
-    const frame = JSON.parse(String(data)) as { type: string; event?: GameEvent };
-    const e = frame.event;
-    if (frame.type !== 'event' || e?.type !== 'play.added') return;
-    const revealed = e.data.play.id === null ? undefined : sim.info.reveal[e.data.play.id];
-    if (revealed !== undefined && revealed >= from) lags.push(at - revealed);
-  });
-  return {
-    async finish(minutes: number) {
-      const { requests, bytes } = await sim.stats();
-      ws.close();
-      await daemon.close();
-      sim.child.stdin.end();
-      lags.sort((a, b) => a - b);
-      const q = (p: number): number =>
-        Math.round(lags[Math.min(lags.length - 1, Math.floor(p * lags.length))] ?? NaN);
-      return {
-        plays: lags.length,
-        p50Ms: q(0.5),
-        p95Ms: q(0.95),
-        summaryRequestsPerGameMinute: Number((requests / GAMES / minutes).toFixed(2)),
-        summaryBytesPerGameMinute: Math.round(bytes / GAMES / minutes),
-      };
-    },
-  };
 }
