@@ -37,6 +37,11 @@ export interface FastcastClientOptions {
   /** Fresh checkpoints of one topic at most this often (a patch that keeps failing must not loop). */
   readonly resyncMinMs: number;
   /**
+   * A topic resynced `count` times within `windowMs` is left alone for `pauseMs` (its game is
+   * polled meanwhile); default 10 in 2 minutes, then 10 minutes of polling.
+   */
+  readonly resyncLimit?: ResyncLimit;
+  /**
    * Extra trust anchors (PEM) for FastCast's TLS, discovery and socket, besides Node's bundled
    * roots: a private CA, or a TLS-inspecting proxy's. Checkpoints are not covered.
    */
@@ -46,7 +51,19 @@ export interface FastcastClientOptions {
   readonly random?: () => number;
 }
 
-export type TopicLoss = ResyncReason | 'topic_404' | 'socket_closed';
+export type TopicLoss = ResyncReason | 'topic_404' | 'socket_closed' | 'resync_storm';
+
+export interface ResyncLimit {
+  readonly count: number;
+  readonly windowMs: number;
+  readonly pauseMs: number;
+}
+
+// A healthy topic resyncs now and then (a catch-up racing a newer checkpoint, a frame lost). One
+// that resyncs every few seconds (a server numbering frames otherwise than the client expects,
+// patches that never apply) would download a whole checkpoint and poll the summary each time,
+// costing more than polling alone: after 10 in 2 minutes its game is polled for 10 minutes.
+export const DEFAULT_RESYNC_LIMIT: ResyncLimit = { count: 10, windowMs: 120_000, pauseMs: 600_000 };
 
 export interface FastcastListener {
   /** The topic has a new document (a checkpoint or a batch of patches applied to it). */
@@ -102,6 +119,10 @@ export function createFastcastClient(
   let serviceHostLogged = false;
   const topics = new Map<string, Topic>();
   const lastResync = new Map<string, number>();
+  const resyncLimit = options.resyncLimit ?? DEFAULT_RESYNC_LIMIT;
+  // Each topic's recent resyncs (ms), and the topics left alone until their pause ends.
+  const recentResyncs = new Map<string, number[]>();
+  const paused = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   let ws: WebSocket | null = null;
   let sid: string | null = null;
@@ -186,6 +207,7 @@ export function createFastcastClient(
   };
 
   const sendSubscribe = (name: string): void => {
+    if (paused.has(name)) return;
     topics.get(name)?.reset('subscribing');
     send({ op: 'S', sid, tc: name });
   };
@@ -198,6 +220,7 @@ export function createFastcastClient(
       resync: (reason, detail) => {
         fastcastResyncs.inc({ reason });
         listener.lost(name, reason, detail);
+        if (tooManyResyncs(name)) return pause(name, reason);
         // Rate-limited: a topic whose patches keep failing asks for a checkpoint at most so often.
         const wait = Math.max(0, (lastResync.get(name) ?? -Infinity) + options.resyncMinMs - now());
         lastResync.set(name, now() + wait);
@@ -213,6 +236,33 @@ export function createFastcastClient(
     return topic;
   }
 
+  /** Notes a resync of `name`; true when that makes too many within the window. */
+  function tooManyResyncs(name: string): boolean {
+    const at = now();
+    const times = (recentResyncs.get(name) ?? []).filter((t) => at - t < resyncLimit.windowMs);
+    times.push(at);
+    recentResyncs.set(name, times);
+    return times.length >= resyncLimit.count;
+  }
+
+  /** Leaves `name` alone for the pause: its game is polled, and it is asked for again after. */
+  function pause(name: string, reason: ResyncReason): void {
+    paused.add(name);
+    recentResyncs.delete(name);
+    topics.get(name)?.reset('absent');
+    send({ op: 'U', sid, tc: name });
+    const detail =
+      `${resyncLimit.count} resyncs within ${resyncLimit.windowMs / 1000} s (the last: ` +
+      `${reason.replace(/_/g, ' ')}); push paused for ${resyncLimit.pauseMs / 1000} s`;
+    logger.warn({ topic: name, reason }, `FastCast topic keeps resyncing; ${detail}`);
+    listener.lost(name, 'resync_storm', detail);
+    later(resyncLimit.pauseMs, () => {
+      // Forgotten meanwhile (the game ended): nothing to ask for again.
+      if (!paused.delete(name)) return;
+      if (topics.has(name) && sid !== null) sendSubscribe(name);
+    });
+  }
+
   function dropSocket(reason: 'closed' | 'silent' | 'refused' | 'error', detail: string): void {
     const old = ws;
     ws = null;
@@ -223,6 +273,7 @@ export function createFastcastClient(
     old?.on('error', () => undefined);
     old?.terminate();
     for (const [name, topic] of topics) {
+      if (paused.has(name)) continue;
       const had = topic.phase !== 'subscribing' || topic.doc !== undefined;
       topic.reset('subscribing');
       if (had) listener.lost(name, 'socket_closed', detail);
@@ -366,6 +417,8 @@ export function createFastcastClient(
     unsubscribe(name) {
       if (!topics.delete(name)) return;
       lastResync.delete(name);
+      recentResyncs.delete(name);
+      paused.delete(name);
       send({ op: 'U', sid, tc: name });
     },
     get connected() {

@@ -4,6 +4,7 @@ import {
   checkCheckpointUrl,
   createFastcastClient,
   type FastcastClient,
+  type ResyncLimit,
   type TopicLoss,
 } from '../../src/espn/fastcast-client.js';
 import { createClient } from '../../src/client/client.js';
@@ -26,7 +27,7 @@ class Clock {
   now = (): number => this.ms;
 }
 
-async function setup(): Promise<{
+async function setup(resyncLimit?: ResyncLimit): Promise<{
   up: RunningUpstream;
   clock: Clock;
   client: FastcastClient;
@@ -59,6 +60,8 @@ async function setup(): Promise<{
       backoffMaxMs: 200,
       retryTopicMs: 100,
       resyncMinMs: 50,
+      // The faults below are set for a while at a time: each may resync a few times.
+      resyncLimit: resyncLimit ?? { count: 1_000, windowMs: 60_000, pauseMs: 60_000 },
       fetchDocument: (request) => {
         checkpoints.push(request);
         return http.fetchDocument(request);
@@ -130,6 +133,35 @@ describe('FastCast client against the simulator', () => {
     await s.advance();
     // Each resync downloaded a fresh checkpoint.
     expect(s.checkpoints.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a topic that keeps resyncing is left to polling for a pause, then followed again', async () => {
+    const s = await setup({ count: 3, windowMs: 10_000, pauseMs: 1_500 });
+    s.client.subscribe(s.topic);
+    await waitFor(() => s.docs.length > 0, 10_000, 'the checkpoint');
+    s.up.faults.set('badpatch=1');
+    // The game goes on: every new version is a patch that does not apply.
+    await waitFor(
+      () => {
+        s.clock.ms += 20_000;
+        return s.losses.includes('resync_storm');
+      },
+      10_000,
+      'the pause',
+    );
+    expect(s.losses.filter((l) => l === 'bad_patch')).toHaveLength(3);
+    // Paused: no checkpoint is asked for, whatever the topic publishes meanwhile.
+    s.up.faults.set('');
+    const checkpoints = s.checkpoints.length;
+    const docs = s.docs.length;
+    s.clock.ms += 120_000;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(s.checkpoints.length).toBe(checkpoints);
+    expect(s.docs.length).toBe(docs);
+    // After the pause the topic is subscribed again and its document is current.
+    await waitFor(() => s.checkpoints.length > checkpoints, 10_000, 'a checkpoint after the pause');
+    await s.advance();
+    expect(s.client.connected).toBe(true);
   });
 
   it('a dropped socket, a silent socket, an expired token and a topic 404 end in the document again', async () => {

@@ -289,6 +289,9 @@ export async function replayLive(options: {
                   backoffMaxMs: 200,
                   retryTopicMs: 100,
                   resyncMinMs: 20,
+                  // A whole game replays in seconds here, with faults on every kind of loss: a real
+                  // game's resync budget would be spent by design, and pausing push is not under test.
+                  resyncLimit: { count: 1_000_000, windowMs: 60_000, pauseMs: 60_000 },
                   fetchDocument: (request) => client.fetchDocument(request),
                   logger: silentLogger,
                 },
