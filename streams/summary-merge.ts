@@ -1,3 +1,4 @@
+import { isObject } from '../src/tables/cells.js';
 import { compareProgress, readSummaryHeader } from './summary-header.js';
 
 /**
@@ -11,11 +12,8 @@ import { compareProgress, readSummaryHeader } from './summary-header.js';
  *   order. Header, scores and the rest stay the push document's.
  */
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const playId = (p: unknown): string | null =>
-  isObj(p) && (typeof p.id === 'string' || typeof p.id === 'number') ? String(p.id) : null;
+  isObject(p) && (typeof p.id === 'string' || typeof p.id === 'number') ? String(p.id) : null;
 
 export interface Reconciled {
   /** The summary to diff. */
@@ -27,7 +25,7 @@ export interface Reconciled {
 }
 
 export function reconcileSummary(pushDoc: unknown, polled: unknown, where: string): Reconciled {
-  if (!isObj(pushDoc) || !isObj(polled)) return { doc: polled, pollWins: true, added: 0 };
+  if (!isObject(pushDoc) || !isObject(polled)) return { doc: polled, pollWins: true, added: 0 };
   const pushPlays = Array.isArray(pushDoc.plays) ? (pushDoc.plays as unknown[]) : [];
   const polledPlays = Array.isArray(polled.plays) ? (polled.plays as unknown[]) : [];
   const newest = playId(pushPlays[pushPlays.length - 1]);
@@ -37,15 +35,20 @@ export function reconcileSummary(pushDoc: unknown, polled: unknown, where: strin
     progress >= 0 && polledPlays.length >= pushPlays.length && (newest === null || polledIds.has(newest));
   if (asNew) return { doc: polled, pollWins: true, added: 0 };
 
-  const pushIds = new Set(pushPlays.map(playId));
+  // Ids already in the document, or already queued: a summary listing a play twice adds it once
+  // (and a play queued after itself would be placed forever).
+  const known = new Set(pushPlays.map(playId));
   const missing = new Map<string | null, unknown[]>();
   let before: string | null = null;
   let added = 0;
   for (const p of polledPlays) {
     const id = playId(p);
     if (id === null) continue;
-    if (!pushIds.has(id)) {
-      missing.set(before, [...(missing.get(before) ?? []), p]);
+    if (!known.has(id)) {
+      known.add(id);
+      const after = missing.get(before);
+      if (after) after.push(p);
+      else missing.set(before, [p]);
       added++;
     }
     before = id;

@@ -35,6 +35,13 @@ describe('a polled summary against the push document', () => {
     expect((r.doc as any).header).toBe(push.header);
   });
 
+  it('an older summary that lists a play push lacks twice adds it once', () => {
+    const push = summary(1, '5:00', ['1', '2', '3']);
+    const r = reconcileSummary(push, summary(1, '6:00', ['1', '9', '9']), 'test');
+    expect(r).toMatchObject({ pollWins: false, added: 1 });
+    expect(ids(r.doc)).toEqual(['1', '9', '2', '3']);
+  });
+
   it('a summary at least as new is the truth, removals included', () => {
     const push = summary(1, '5:00', ['1', '2', '3']);
     const polled = summary(1, '4:00', ['1', '3', '4']);
