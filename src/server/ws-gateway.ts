@@ -160,6 +160,9 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
     });
   }
 
+  // Subscribes waiting for the address's subscribe rate, by connection and subscription id.
+  const pendingSubscribes = new WeakMap<WsClient, Map<string, NodeJS.Timeout>>();
+
   /** `subscribe`, once the address's subscribe rate allows it. */
   function subscribeWithinLimit(client: WsClient, req: SubscribeRequest): void {
     const take = options.admitSubscribe?.(client.connection.address, SUBSCRIBE_MAX_WAIT_MS);
@@ -168,9 +171,17 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       return;
     }
     if (take.ok) {
-      setTimeout(() => {
+      // Waiting on credit: an `unsubscribe` meanwhile takes it back before it starts.
+      let waiting = pendingSubscribes.get(client);
+      if (!waiting) pendingSubscribes.set(client, (waiting = new Map()));
+      const pending = waiting;
+      clearTimeout(pending.get(req.id));
+      const timer = setTimeout(() => {
+        pending.delete(req.id);
         if (!client.closed) subscribe(client, req);
-      }, take.waitMs).unref();
+      }, take.waitMs);
+      timer.unref();
+      pending.set(req.id, timer);
       return;
     }
     limitRefusals.inc({ limit: 'stream_subscribe' });
@@ -185,6 +196,13 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
   }
 
   function unsubscribe(client: WsClient, id: string): void {
+    const waiting = pendingSubscribes.get(client)?.get(id);
+    if (waiting) {
+      clearTimeout(waiting);
+      pendingSubscribes.get(client)?.delete(id);
+      client.send({ type: 'unsubscribed', id });
+      return;
+    }
     const sub = client.subs.get(id);
     if (!sub) {
       client.send(

@@ -163,6 +163,20 @@ describe('per-address limits of the streams', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
   });
 
+  it('an unsubscribe while a subscribe waits on credit takes it back: it never starts', async () => {
+    const url = await start({ subscribeRateLimit: { rate: 2, burst: 1 } });
+    const ws = await TestClient.connect(url);
+    sockets.push(ws);
+    ws.send({ op: 'subscribe', id: 'now' });
+    ws.send({ op: 'subscribe', id: 'later' });
+    ws.send({ op: 'unsubscribe', id: 'later' });
+    await ws.next((f) => f.type === 'unsubscribed' && f.id === 'later');
+    // Past the half second 'later' waited for: it was not subscribed, and nothing was refused.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(ws.frames.filter((f) => f.type === 'subscribed').map((f) => f.id)).toEqual(['now']);
+    expect(ws.frames.filter((f) => f.type === 'error')).toEqual([]);
+  });
+
   it('lets a fleet of library clients behind one address through when all connect at once, as after a restart', async () => {
     const url = await start({ subscribeRateLimit: { rate: 10, burst: 5 } });
     for (let i = 0; i < 40; i++) {
