@@ -3,7 +3,7 @@ import WebSocket, { type ClientOptions } from 'ws';
 import { UpstreamHttpError, UpstreamNetworkError, UpstreamPayloadError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } from '../core/metrics.js';
-import { backoffDelay } from '../core/backoff.js';
+import { Backoff } from '../core/backoff.js';
 import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
 import { fastcastServerIdentity, fastcastTrust } from './fastcast-tls.js';
@@ -88,18 +88,16 @@ const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B
 const DEFAULT_HBI_SECONDS = 30;
 
 /**
- * Throws `UpstreamPayloadError` unless `url` may be downloaded as a checkpoint: http(s), and https
- * whenever FastCast itself is reached over TLS. The checkpoint is the game's whole document, so one
- * named over a TLS socket and fetched in the clear could be rewritten by anyone on the path.
+ * Throws `UpstreamPayloadError` when FastCast is reached over TLS (`secure`) and the checkpoint is
+ * not: the checkpoint is the game's whole document, so one named over a TLS socket and fetched in
+ * the clear could be rewritten by anyone on the path. (Any other scheme is refused by the download
+ * itself, `getDocument`.)
  */
-export function checkCheckpointUrl(discoveryUrl: string, url: string): void {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-  if (scheme !== 'https' && scheme !== 'http')
-    throw new UpstreamPayloadError(url, 'checkpoint URL is not http(s)');
-  if (scheme === 'http' && new URL(discoveryUrl).protocol === 'https:')
+export function checkCheckpointUrl(secure: boolean, url: string): void {
+  if (secure && !/^https:\/\//i.test(url))
     throw new UpstreamPayloadError(
       url,
-      'checkpoint URL is http:// although FastCast is reached over https://',
+      'checkpoint URL is not https:// although FastCast is reached over https://',
     );
 }
 
@@ -128,18 +126,16 @@ export function createFastcastClient(
   let sid: string | null = null;
   let hbiMs = DEFAULT_HBI_SECONDS * 1000;
   let lastHeard = 0;
-  let attempt = 0;
   let closed = false;
   let connecting = false;
   let heartbeat: NodeJS.Timeout | null = null;
 
   // Jittered exponential backoff between connections; a `C` answered resets it.
-  const nextDelay = (): number =>
-    backoffDelay(attempt++, {
-      baseMs: options.backoffBaseMs,
-      maxMs: options.backoffMaxMs,
-      ...(options.random ? { random: options.random } : {}),
-    });
+  const backoff = new Backoff({
+    baseMs: options.backoffBaseMs,
+    maxMs: options.backoffMaxMs,
+    ...(options.random ? { random: options.random } : {}),
+  });
 
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -158,7 +154,7 @@ export function createFastcastClient(
   const secure = new URL(options.discoveryUrl).protocol === 'https:';
 
   async function getCheckpoint(url: string): Promise<unknown> {
-    checkCheckpointUrl(options.discoveryUrl, url);
+    checkCheckpointUrl(secure, url);
     const { body, bytes } = await options.fetchDocument({
       name: 'fastcast_checkpoint',
       url,
@@ -279,7 +275,7 @@ export function createFastcastClient(
       if (had) listener.lost(name, 'socket_closed', detail);
     }
     if (closed) return;
-    const delay = nextDelay();
+    const delay = backoff.next();
     logger.warn({ reason, detail, retryInMs: delay }, 'FastCast connection lost; reconnecting');
     fastcastReconnects.inc({ reason });
     later(delay, connect);
@@ -301,7 +297,7 @@ export function createFastcastClient(
       if (frame.rc !== 200) return dropSocket('refused', `connect answered rc ${frame.rc ?? '?'}`);
       sid = frame.sid ?? '';
       if (frame.hbi !== undefined && frame.hbi > 0) hbiMs = frame.hbi * 1000;
-      attempt = 0;
+      backoff.reset();
       startHeartbeat();
       for (const name of topics.keys()) sendSubscribe(name);
       return;
@@ -355,7 +351,7 @@ export function createFastcastClient(
     } catch (error) {
       connecting = false;
       if (closed) return;
-      const delay = nextDelay();
+      const delay = backoff.next();
       logger.warn({ err: (error as Error).message, retryInMs: delay }, 'FastCast discovery failed');
       fastcastReconnects.inc({ reason: 'error' });
       later(delay, () => void connect());

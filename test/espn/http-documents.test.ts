@@ -115,7 +115,13 @@ describe('documents the upstream points at', () => {
 
   it('refuses a URL that is not http(s) before any request', async () => {
     const http = await client();
-    for (const url of ['ftp://cdn.example/x', 'not a url', 'file:///etc/passwd'])
+    for (const url of [
+      'ftp://cdn.example/x',
+      'not a url',
+      '/relative/cp',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+    ])
       await expect(http.getDocument({ name: 'doc', url })).rejects.toMatchObject({
         code: 'UPSTREAM_PAYLOAD',
       });
