@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InvalidConfigError } from '../core/errors.js';
 
 /**
@@ -67,4 +67,35 @@ export function readConfigFields<K extends string, Flag extends string>(
     sources[key] = from;
   }
   return { values, sources };
+}
+
+/** An integer between `min` and `max`, written in digits; `form` names the expected form. */
+export const intIn = (min: number, max: number, form: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, form)
+    .transform(Number)
+    .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, form);
+
+/** An absolute http(s) URL without query or fragment, trailing slashes dropped. */
+export const httpUrl = (form: string) =>
+  z
+    .string()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash;
+      } catch {
+        return false;
+      }
+    }, form)
+    .transform((v) => v.replace(/\/+$/, ''));
+
+/** Whether `text` is an origin as a browser writes it: scheme, host, optional port; no path. */
+export function isOrigin(text: string): boolean {
+  try {
+    return new URL(text).origin === text;
+  } catch {
+    return false;
+  }
 }

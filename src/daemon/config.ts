@@ -6,12 +6,20 @@ import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
 import type { BucketLimit } from '../core/token-bucket.js';
+import { DEFAULT_ON_DEMAND_BUDGET } from '../espn/http.js';
 import {
   ACCEPTED_USER_AGENT_FORM,
   blockedUserAgentForm,
   blockedUserAgentMessage,
 } from '../espn/user-agent.js';
-import { readConfigFields, type ConfigEnv, type ConfigField } from './config-fields.js';
+import {
+  httpUrl,
+  intIn,
+  isOrigin,
+  readConfigFields,
+  type ConfigEnv,
+  type ConfigField,
+} from './config-fields.js';
 
 /**
  * The daemon's configuration, parsed once from the environment and CLI flags (flags win).
@@ -124,24 +132,9 @@ const list = (text: string): string[] =>
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 
-const httpUrl = z
-  .string()
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash;
-    } catch {
-      return false;
-    }
-  }, 'an absolute http:// or https:// URL without query or fragment, e.g. https://site.api.espn.com')
-  .transform((v) => v.replace(/\/+$/, ''));
-
-const intIn = (min: number, max: number, form: string) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, form)
-    .transform(Number)
-    .refine((n) => Number.isSafeInteger(n) && n >= min && n <= max, form);
+const siteUrl = httpUrl(
+  'an absolute http:// or https:// URL without query or fragment, e.g. https://site.api.espn.com',
+);
 
 const RATE_FORM = 'off, or <per second>/<burst> such as 20/40 (a positive rate, an integer burst >= 1)';
 
@@ -182,7 +175,7 @@ const tokenRateLimits = z
 type Field = ConfigField<keyof ConfigFlags> & { flag: keyof ConfigFlags };
 
 const FIELDS = {
-  upstream: { env: 'COURTSIDE_UPSTREAM', flag: 'upstream', default: DEFAULT_UPSTREAM, schema: httpUrl },
+  upstream: { env: 'COURTSIDE_UPSTREAM', flag: 'upstream', default: DEFAULT_UPSTREAM, schema: siteUrl },
   port: {
     env: 'PORT',
     flag: 'port',
@@ -262,14 +255,7 @@ const FIELDS = {
       .string()
       .transform(list)
       .refine(
-        (os) =>
-          os.every((o) => {
-            try {
-              return new URL(o).origin === o;
-            } catch {
-              return false;
-            }
-          }),
+        (os) => os.every(isOrigin),
         'a comma-separated list of origins like https://example.com (scheme, host, optional port; no path)',
       ),
   },
@@ -336,13 +322,13 @@ const FIELDS = {
   onDemandRate: {
     env: 'COURTSIDE_ON_DEMAND_RATE',
     flag: 'onDemandRate',
-    default: '10',
+    default: String(DEFAULT_ON_DEMAND_BUDGET.rate),
     schema: intIn(0, 10_000, 'an integer number of requests a second from 0 to 10000'),
   },
   onDemandBurst: {
     env: 'COURTSIDE_ON_DEMAND_BURST',
     flag: 'onDemandBurst',
-    default: '10',
+    default: String(DEFAULT_ON_DEMAND_BUDGET.burst),
     schema: intIn(1, 10_000, 'an integer number of requests from 1 to 10000'),
   },
   rateLimit: {

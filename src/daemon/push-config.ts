@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { readConfigFields, type ConfigEnv, type ConfigField } from './config-fields.js';
+import { DEFAULT_RECONCILE_MS } from '../../streams/engine-config.js';
+import {
+  httpUrl,
+  intIn,
+  isOrigin,
+  readConfigFields,
+  type ConfigEnv,
+  type ConfigField,
+} from './config-fields.js';
 
 /**
  * Configuration of live games over FastCast, ESPN's push service (docs/upstream.md, "FastCast").
@@ -29,18 +37,7 @@ export const DEFAULT_FASTCAST_URL = 'https://fastcast.semfs.engsvc.go.com/public
 export const DEFAULT_FASTCAST_USER_AGENT =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 export const DEFAULT_FASTCAST_ORIGIN = 'https://www.espn.com';
-export const DEFAULT_RECONCILE_MS = 15_000;
 const MIN_RECONCILE_MS = 1_000;
-
-const url = (form: string) =>
-  z.string().refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, form);
 
 const FIELDS = {
   push: {
@@ -53,7 +50,9 @@ const FIELDS = {
     env: 'COURTSIDE_FASTCAST_URL',
     flag: 'fastcastUrl',
     default: DEFAULT_FASTCAST_URL,
-    schema: url(`an absolute http:// or https:// URL, e.g. ${DEFAULT_FASTCAST_URL}`),
+    schema: httpUrl(
+      `an absolute http:// or https:// URL without query or fragment, e.g. ${DEFAULT_FASTCAST_URL}`,
+    ),
   },
   userAgent: {
     env: 'COURTSIDE_FASTCAST_USER_AGENT',
@@ -65,20 +64,23 @@ const FIELDS = {
     env: 'COURTSIDE_FASTCAST_ORIGIN',
     flag: undefined,
     default: DEFAULT_FASTCAST_ORIGIN,
-    schema: url(`an origin such as ${DEFAULT_FASTCAST_ORIGIN}`),
+    schema: z
+      .string()
+      .transform((v) => v.replace(/\/+$/, ''))
+      .refine(
+        isOrigin,
+        `an origin such as ${DEFAULT_FASTCAST_ORIGIN} (scheme, host, optional port; no path)`,
+      ),
   },
   reconcileMs: {
     env: 'COURTSIDE_RECONCILE_MS',
     flag: 'reconcileInterval',
     default: String(DEFAULT_RECONCILE_MS),
-    schema: z
-      .string()
-      .regex(/^[0-9]+$/, `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`)
-      .transform(Number)
-      .refine(
-        (n) => n >= MIN_RECONCILE_MS && n <= 3_600_000,
-        `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`,
-      ),
+    schema: intIn(
+      MIN_RECONCILE_MS,
+      3_600_000,
+      `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`,
+    ),
   },
 } satisfies Record<'push' | keyof PushConfig, ConfigField<keyof PushFlags>>;
 
@@ -89,7 +91,7 @@ export function loadPushConfig(options: { env?: ConfigEnv; flags?: PushFlags } =
   return {
     fastcastUrl: out.fastcastUrl as string,
     userAgent: out.userAgent as string,
-    origin: (out.origin as string).replace(/\/+$/, ''),
+    origin: out.origin as string,
     reconcileMs: out.reconcileMs as number,
   };
 }

@@ -36,6 +36,13 @@ describe('push configuration', () => {
     expect(() => loadPushConfig({ env: { COURTSIDE_RECONCILE_MS: '10' } })).toThrow(
       /COURTSIDE_RECONCILE_MS: .*at least 1000/,
     );
+    // The origin is sent as the upgrade's Origin header: an origin, not a page.
+    expect(() => loadPushConfig({ env: { COURTSIDE_FASTCAST_ORIGIN: 'https://www.espn.com/nba' } })).toThrow(
+      /COURTSIDE_FASTCAST_ORIGIN: .*an origin such as/,
+    );
+    expect(loadPushConfig({ env: { COURTSIDE_FASTCAST_ORIGIN: 'https://www.espn.com/' } })?.origin).toBe(
+      'https://www.espn.com',
+    );
   });
 });
 
