@@ -60,7 +60,7 @@ export const onDemandUpstreamRequests = registered(
 export const onDemandBudgetTokens = registered(
   Gauge,
   'courtside_upstream_on_demand_budget_tokens',
-  'Tokens left in the on-demand upstream budget when it was last spent or refused (negative: requests waiting on credit)',
+  'Tokens left in the on-demand upstream budget, read at each scrape (negative: requests waiting on credit)',
 );
 
 export const limitRefusals = registered(

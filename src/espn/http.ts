@@ -16,7 +16,6 @@ import {
 import type { Logger } from '../core/log.js';
 import {
   limitRefusals,
-  onDemandBudgetTokens,
   onDemandUpstreamRequests,
   upstreamCacheBytes,
   upstreamCacheHits,
@@ -293,7 +292,6 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   /** Spends one token of the on-demand budget, waiting for it when that is short enough. */
   async function spendBudget(target: Target): Promise<void> {
     const grant = budget.take(Date.now(), 1, maxBudgetWaitMs);
-    onDemandBudgetTokens.set(budget.level(Date.now()));
     if (!grant.ok) {
       throw new OnDemandBudgetError(target.url, grant.retryAfterMs, budgetLimit.rate);
     }
