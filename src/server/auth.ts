@@ -14,6 +14,10 @@ export interface Authenticator {
   readonly enabled: boolean;
 }
 
+/** What a request or upgrade without a valid token is told, wherever it is refused. */
+export const UNAUTHORIZED_MESSAGE =
+  'a valid bearer token is required (Authorization: Bearer <token> or ?token=)';
+
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 export function createAuthenticator(tokens: readonly string[] = []): Authenticator {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { silentLogger, type Logger } from '../core/log.js';
-import { createAuthenticator } from './auth.js';
+import { createAuthenticator, UNAUTHORIZED_MESSAGE } from './auth.js';
 import { sendError, type RouteHandler } from './http-types.js';
 import { listen, stopListening } from './listen.js';
 import { answerFailedRequest } from './redis-unavailable.js';
@@ -34,15 +34,9 @@ export function createProbeServer(options: {
         return;
       }
       if (!auth.check(req, url)) {
-        sendError(
-          res,
-          401,
-          'unauthorized',
-          'a valid bearer token is required (Authorization: Bearer <token> or ?token=)',
-          {
-            headers: { 'www-authenticate': 'Bearer' },
-          },
-        );
+        sendError(res, 401, 'unauthorized', UNAUTHORIZED_MESSAGE, {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
         return;
       }
       for (const route of options.routes) if (await route(req, res, url)) return;

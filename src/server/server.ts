@@ -5,7 +5,13 @@ import type { Bus, Offset } from '../bus/types.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { limitRefusals } from '../core/metrics.js';
 import { retryAfterSeconds, type BucketLimit, type Take } from '../core/token-bucket.js';
-import { createAuthenticator, originAllowed, presentedToken, rejectUpgrade } from './auth.js';
+import {
+  createAuthenticator,
+  originAllowed,
+  presentedToken,
+  rejectUpgrade,
+  UNAUTHORIZED_MESSAGE,
+} from './auth.js';
 import { clientAddress, trustedSet } from './client-address.js';
 import { AddressCounts, ClientBuckets, rateLimitHeaders } from './client-limits.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
@@ -161,13 +167,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
       const headers = { 'www-authenticate': 'Bearer' };
       // A browser source in a broadcast shows the answer over the video: a notice, not JSON.
       if (sendOverlayRefusal(req, res, url, headers)) return;
-      sendError(
-        res,
-        401,
-        'unauthorized',
-        'a valid bearer token is required (Authorization: Bearer <token> or ?token=)',
-        { headers },
-      );
+      sendError(res, 401, 'unauthorized', UNAUTHORIZED_MESSAGE, { headers });
       return;
     }
     if (url.pathname === SSE_PATH) {
@@ -227,12 +227,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
       return;
     }
     if (!auth.check(req, url)) {
-      rejectUpgrade(
-        socket,
-        401,
-        'unauthorized',
-        'a valid bearer token is required (Authorization: Bearer <token> or ?token=)',
-      );
+      rejectUpgrade(socket, 401, 'unauthorized', UNAUTHORIZED_MESSAGE);
       return;
     }
     if (!originAllowed(req, origins)) {
