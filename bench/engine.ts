@@ -19,6 +19,7 @@ import { createEngine } from '../streams/engine.js';
 import { diffSummary } from '../streams/game-diff.js';
 import { newGameState } from '../streams/game-state.js';
 import type { RawPlay } from '../streams/play-fingerprint.js';
+import { percentile } from './percentile.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -40,10 +41,6 @@ if (process.argv.includes('--upstream-child')) {
   const diff = { plays450: diffCost(450), plays900: diffCost(900) };
   const live = await liveLoad();
   console.log(JSON.stringify({ bench: 'engine', diffPerPollMs: diff, live, node: process.version }));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 }
 
 /** A finished synthetic summary with at least `n` plays (games joined, ids kept unique). */

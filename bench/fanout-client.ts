@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import { percentile } from './percentile.js';
 
 /**
  * The client side of `bench/fanout.ts`, run in its own process (forked) so the server's figures
@@ -56,11 +57,6 @@ function open(url: string): Promise<void> {
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
-
 process.on('message', (message: Command) => {
   void (async () => {
     if (message.cmd === 'connect') {
@@ -76,8 +72,8 @@ process.on('message', (message: Command) => {
       process.send?.({
         type: 'stats',
         frames,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
+        p50: percentile(sorted, 0.5),
+        p99: percentile(sorted, 0.99),
         samples: sorted.length,
         cpuMs: Math.round((cpu.user + cpu.system) / 1000),
       });

@@ -18,6 +18,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { startUpstream } from '../src/simulator/index.js';
+import { percentile } from './percentile.js';
 
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 300);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 40_000);
@@ -75,10 +76,6 @@ viewer.on('message', (data: Buffer) => {
 await new Promise((resolve) => viewer.once('open', resolve));
 viewer.send(JSON.stringify({ op: 'subscribe', id: 'live', types: ['play.added'], since: '0-0' }));
 while (received.length === 0) await sleep(100);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-}
 
 /** Live latency of the plays the simulator started serving in [from, to). */
 function live(from: number, to: number): { p50: number; p95: number; samples: number } {

@@ -8,6 +8,7 @@ import { createAlertWorker } from '../workers/alerts/worker.js';
 import { createEventProducer } from '../workers/producer.js';
 import { createWebhookWorker } from '../workers/webhooks/worker.js';
 import { DISCORD_WEBHOOK_PATH, startFakeDiscord } from '../test/workers/fakes/discord.js';
+import { percentile } from './percentile.js';
 
 /**
  * Jobs from event to webhook receipt: producer → `courtside-events` → alert worker (4-way
@@ -166,10 +167,6 @@ function interleave(games: GameEvent[][]): GameEvent[] {
   return out;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 async function main(): Promise<void> {
   const prefix = `courtside-bench:${randomUUID().slice(0, 8)}:`;
   const sentAt = new Map<string, number>();
@@ -258,14 +255,14 @@ async function main(): Promise<void> {
         games: BURST_GAMES,
         seconds: round(burstMs / 1000),
         jobsPerSec: Math.round(burst.length / (burstMs / 1000)),
-        p50Ms: round(percentile(burstLatencies, 50)),
-        p99Ms: round(percentile(burstLatencies, 99)),
+        p50Ms: round(percentile(burstLatencies, 0.5)),
+        p99Ms: round(percentile(burstLatencies, 0.99)),
       },
       paced: {
         events: paced.length,
         ratePerSec: PACED_RATE,
-        p50Ms: round(percentile(pacedLatencies, 50)),
-        p99Ms: round(percentile(pacedLatencies, 99)),
+        p50Ms: round(percentile(pacedLatencies, 0.5)),
+        p99Ms: round(percentile(pacedLatencies, 0.99)),
       },
       discord: { bucket: '5 per 2 s', byHeaders, byDefault },
       node: process.version,

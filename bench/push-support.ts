@@ -12,6 +12,7 @@ import { loadConfig } from '../src/daemon/config.js';
 import { createDaemon } from '../src/daemon/daemon.js';
 import { loadPushConfig } from '../src/daemon/push-config.js';
 import type { GameEvent } from '../src/model/events.js';
+import { percentile } from './percentile.js';
 
 export const CHILD_FLAG = '--upstream-child';
 
@@ -120,7 +121,9 @@ export function latencies(
     if (published !== undefined && published >= from) lags.push(at - published);
   }
   lags.sort((a, b) => a - b);
-  const q = (p: number): number =>
-    Math.round(lags[Math.min(lags.length - 1, Math.floor(p * lags.length))] ?? NaN);
-  return { plays: lags.length, p50Ms: q(0.5), p95Ms: q(0.95) };
+  return {
+    plays: lags.length,
+    p50Ms: Math.round(percentile(lags, 0.5)),
+    p95Ms: Math.round(percentile(lags, 0.95)),
+  };
 }
