@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type ConfigFlags } from '../../src/daemon/config.js';
+import { LEAGUES } from '../../src/core/leagues.js';
+import type { ConfigFlags } from '../../src/daemon/config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
+import { testDaemonConfig } from '../support/daemon-config.js';
 import { finishedSummaries } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -19,25 +21,12 @@ export const MENS_FINAL = finishedSummaries().find(
   (f) => f.league === 'mens' && !f.qualifier.includes('roundtrip'),
 );
 
-// The daemon's floor: one summary poll a second.
-const SUMMARY_INTERVAL_MS = 1_000;
-
 /**
  * A daemon against `upstream` with the overlay page, memory bus and one poll a second; `flags`
  * adds to its configuration (`tokens`, say).
  */
 export async function startDaemon(upstream: string, port = 0, flags: ConfigFlags = {}): Promise<Daemon> {
-  const config = loadConfig({
-    env: {},
-    flags: {
-      upstream,
-      port,
-      host: '127.0.0.1',
-      summaryInterval: SUMMARY_INTERVAL_MS,
-      logLevel: 'silent',
-      ...flags,
-    },
-  });
+  const config = testDaemonConfig(upstream, { port, leagues: LEAGUES.join(','), ...flags });
   const daemon = createDaemon(config, {
     logger: silentLogger,
     client: { timeoutMs: 5_000, retries: 1 },

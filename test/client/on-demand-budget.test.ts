@@ -60,8 +60,14 @@ describe('the on-demand upstream budget', () => {
       true,
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(380);
-    const at = upstream.requests.entries.filter((r) => r.path.endsWith('/summary')).map((r) => r.at);
+    const at = upstream.requests.entries
+      .filter((r) => r.path.endsWith('/summary'))
+      .map((r) => r.at)
+      .sort((x, y) => x - y);
     expect(at).toHaveLength(6);
+    // Paced, not sent at once: the k-th request past the burst reached the upstream no sooner than
+    // k tenths of a second in (less a little for the bucket filling before `started`).
+    for (let k = 2; k < 6; k++) expect(at[k]! - started).toBeGreaterThanOrEqual((k - 1) * 100 - 20);
   });
 
   it('answers from an expired copy, saying so, when the budget is spent', async () => {

@@ -5,7 +5,6 @@ import type { Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/simulator/index.js';
 import { MENS_FINAL, startDaemon } from '../cli/harness.js';
-import { surname } from '../../src/server/overlay/situation.js';
 import { waitFor } from '../support/wait-for.js';
 import { HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
@@ -75,6 +74,17 @@ function expectedSide(snap: GameSnapshot, side: 'home' | 'away'): ShownSide {
   };
 }
 
+/** A player's last name as a broadcast writes it: generational suffixes (Jr., III) are not names. */
+function lastName(name: string): string {
+  const words = name.trim().split(/\s+/);
+  while (
+    words.length > 1 &&
+    ['jr', 'jr.', 'sr', 'sr.', 'ii', 'iii', 'iv', 'v'].includes(words.at(-1)!.toLowerCase())
+  )
+    words.pop();
+  return words.at(-1)!;
+}
+
 /**
  * The foul-trouble line for the snapshot: every player with five fouls or more or out of the game,
  * away side first, those out first; "fouled out" at six fouls, "ejected" for one out on
@@ -93,7 +103,7 @@ function expectedTrouble(snap: GameSnapshot): string {
           a[0].localeCompare(b[0]),
       );
     for (const [id, p] of players) {
-      const who = [p.jersey ? `#${p.jersey}` : '', p.name ? surname(p.name) : `player ${id}`]
+      const who = [p.jersey ? `#${p.jersey}` : '', p.name ? lastName(p.name) : `player ${id}`]
         .filter(Boolean)
         .join(' ');
       const standing = !p.disqualified ? String(p.fouls) : p.fouls >= 6 ? 'fouled out' : 'ejected';

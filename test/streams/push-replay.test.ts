@@ -156,6 +156,8 @@ describe.skipIf(!HAVE_FIXTURES || files.length === 0)(
         expect(await total(fastcastResyncs)).toBeGreaterThan(0);
         expect(await total(fastcastReconnects)).toBeGreaterThan(0);
         const feeds = pushed.engine.status().filter((s) => s.poller === 'summary');
+        // Every game's poller reports how it is fed (an empty list would prove nothing).
+        expect(feeds.map((s) => s.gameId).sort()).toEqual(pushed.sim.games.map((g) => g.id).sort());
         expect(feeds.every((s) => s.feed !== undefined)).toBe(true);
       },
     );

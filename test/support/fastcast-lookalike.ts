@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { WebSocketServer, type WebSocket } from 'ws';
+// A seeded generator is no part of FastCast: sharing the simulator's keeps one copy of it.
+import { createRandom } from '../../src/simulator/random.js';
 
 /**
  * A FastCast look-alike written from the protocol facts alone (docs/upstream.md, "FastCast"),
@@ -48,17 +50,9 @@ export interface LookalikeOptions {
   readonly lostFrameAt?: readonly number[];
   /** Publications (1-based) replaced by a patch that cannot apply. */
   readonly badPatchAt?: readonly number[];
-  /**
-   * Variations on what the notes leave open: `announceCheckpoints` sends every new checkpoint's
-   * `H` to the subscribers unasked; `hMid` is the `mid` an `H` carries: the checkpoint's
-   * (default), the topic's current one (the catch-up frames then carry lower mids), or none;
-   * `catchUpWithoutKeepAlives` replays only the patches after a checkpoint (the `I` frames' mids
-   * then look missing).
-   */
+  /** What the notes leave open: `announceCheckpoints` sends every new checkpoint's `H` unasked. */
   readonly variant?: {
     readonly announceCheckpoints?: boolean;
-    readonly hMid?: 'checkpoint' | 'current' | 'none';
-    readonly catchUpWithoutKeepAlives?: boolean;
   };
   /** Seeds the choice of payload forms and patch styles. */
   readonly seed?: number;
@@ -97,8 +91,6 @@ export interface Lookalike {
   readonly stats: LookalikeStats;
   /** When the version that first held each play was published (ms), by play id. */
   readonly publishedAt: ReadonlyMap<string, number>;
-  /** The newest version published (its summary JSON). */
-  latest(): unknown;
   close(): Promise<void>;
 }
 
@@ -117,18 +109,6 @@ const CHECKPOINT_HOST = '127.0.0.2';
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const esc = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 const idOf = (p: unknown): string | null => (isObj(p) && p.id !== undefined ? String(p.id) : null);
-
-/** mulberry32: a small seeded generator, so a run's styles and forms can be replayed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Field-by-field patch from `a` to `b` at `path`; arrays that change length are replaced whole. */
 function diffValue(a: unknown, b: unknown, path: string, ops: Op[]): void {
@@ -235,7 +215,7 @@ async function listen(server: Server, host: string): Promise<string> {
 
 export async function startLookalike(options: LookalikeOptions): Promise<Lookalike> {
   const now = options.now ?? Date.now;
-  const rnd = random(options.seed ?? 1);
+  const rnd = createRandom(options.seed ?? 1);
   const pollMs = options.pollMs ?? 25;
   const lagMs = options.cdnLagMs ?? 3000;
   const hbi = options.hbiSeconds ?? 20;
@@ -344,7 +324,7 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
   const checkpointFrame = (cp: Checkpoint): Json => ({
     op: 'H',
     tc: topic,
-    ...(variant.hMid === 'none' ? {} : { mid: variant.hMid === 'current' ? mid : cp.mid }),
+    mid: cp.mid,
     pl: `${checkpointBase}/FastcastService/pubsub/profiles/12000/topic/${topic}/message/${cp.mid}/checkpoint`,
   });
 
@@ -361,8 +341,7 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
     sendTo(s, checkpointFrame(cp));
     // Catch-up: every frame since the checkpoint under its own mid, keep-alives included.
     for (const e of history)
-      if (e.mid > cp.mid && (e.op === 'P' || !variant.catchUpWithoutKeepAlives))
-        sendTo(s, { op: e.op === 'P' ? 'R' : 'I', tc, mid: e.mid, pl: e.pl });
+      if (e.mid > cp.mid) sendTo(s, { op: e.op === 'P' ? 'R' : 'I', tc, mid: e.mid, pl: e.pl });
   };
 
   socketServer.on('upgrade', (req: IncomingMessage, socket, head) => {
@@ -545,7 +524,6 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
     topic,
     stats,
     publishedAt,
-    latest: () => doc,
     async close() {
       closed = true;
       clearTimeout(pollTimer);
