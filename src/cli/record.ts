@@ -8,6 +8,7 @@ import { OPERATIONS, type OperationSpec } from '../espn/operations.js';
 import type { Params } from '../espn/params.js';
 import { EXIT_FAILURE, say } from './fail.js';
 import { createProgress } from './progress.js';
+import { recordPushCommand } from './record-push.js';
 
 /**
  * `courtside record`: records real payloads of every operation from the upstream into a folder
@@ -131,27 +132,69 @@ function idsAt(
   }
 }
 
+interface RecordFlags {
+  out: string;
+  upstream?: string;
+  leagues: string;
+  games: string;
+  push?: boolean;
+  game?: string;
+  seconds?: string;
+  fastcastUrl?: string;
+}
+
 export function registerRecord(program: Command): void {
   program
     .command('record')
-    .description('record real payloads of every operation into a folder the simulator can serve')
-    .requiredOption('--out <dir>', 'where to write <league>/<operation>[__<qualifier>].json')
+    .description(
+      "record real payloads of every operation into a folder the simulator can serve, or (--push) one game's FastCast frames into a capture file",
+    )
+    .requiredOption(
+      '--out <path>',
+      'where to write: a folder of <league>/<operation>[__<qualifier>].json, or with --push a capture file',
+    )
     .option('--upstream <url>', 'the upstream to record from', process.env.COURTSIDE_UPSTREAM)
-    .option('--leagues <list>', 'comma-separated leagues', LEAGUES.join(','))
+    .option(
+      '--leagues <list>',
+      'comma-separated leagues (with --push: where to look the game up)',
+      LEAGUES.join(','),
+    )
     .option('--games <n>', "summaries to record from today's scoreboard", '3')
+    .option('--push', "record one game's FastCast topic as received, for a bug report (needs --game)")
+    .option('--game <id>', 'with --push: the ESPN event id of the game')
+    .option(
+      '--seconds <n>',
+      'with --push: stop after this many seconds (default: when the game ends, or Ctrl-C)',
+    )
+    .option(
+      '--fastcast-url <url>',
+      "with --push: FastCast's discovery URL (default COURTSIDE_FASTCAST_URL or ESPN's)",
+    )
     .addHelpText(
       'after',
       `
 Examples:
   courtside record --out fixtures-recorded
   courtside record --out /tmp/wnba --leagues womens --games 5
-  courtside upstream --fixtures fixtures-recorded     # serve what was recorded`,
+  courtside upstream --fixtures fixtures-recorded     # serve what was recorded
+  courtside record --push --game 401585607 --out game.fastcast.jsonl   # until the game ends
+  courtside upstream --push-replay game.fastcast.jsonl                  # replay it (docs/upstream.md)`,
     )
-    .action(async (opts: { out: string; upstream?: string; leagues: string; games: string }) => {
+    .action(async (opts: RecordFlags) => {
       const leagues = opts.leagues.split(',').map((l) => l.trim());
       const bad = leagues.find((l) => !isLeague(l));
       if (bad !== undefined) {
         throw new InvalidOptionsError(`--leagues: unknown league "${bad}"; expected mens and/or womens`);
+      }
+      if (opts.push) {
+        await recordPushCommand(opts, leagues as League[]);
+        return;
+      }
+      for (const flag of ['game', 'seconds', 'fastcastUrl'] as const) {
+        if (opts[flag] !== undefined)
+          throw new InvalidOptionsError(
+            `--${flag === 'fastcastUrl' ? 'fastcast-url' : flag}: only with --push`,
+          );
       }
       const games = Number(opts.games);
       if (!Number.isInteger(games) || games < 0 || games > 100) {

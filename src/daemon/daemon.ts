@@ -12,6 +12,7 @@ import type { Bus } from '../bus/types.js';
 import { describeConfig, type Config } from './config.js';
 import type { PushConfig } from './push-config.js';
 import { createFastcastClient } from '../espn/fastcast-client.js';
+import { fastcastClientOptions } from './fastcast-options.js';
 import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
@@ -388,33 +389,16 @@ function createPinger(url: string, logger: Logger): { ping(): Promise<number>; c
   };
 }
 
-// FastCast's timeouts and backoff: a socket lost is looked for again within a few seconds (the
-// games are polled meanwhile), and at most once a minute while FastCast stays away.
-const FASTCAST_TIMEOUT_MS = 5_000;
-const FASTCAST_BACKOFF_BASE_MS = 1_000;
-const FASTCAST_BACKOFF_MAX_MS = 60_000;
-// A topic FastCast does not know now (404) is asked for again after this long.
-const FASTCAST_RETRY_TOPIC_MS = 30_000;
-// Fresh checkpoints of one game at most this often: a patch that keeps failing must not loop.
-const FASTCAST_RESYNC_MIN_MS = 2_000;
-
 function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): EnginePush {
   return {
     reconcileMs: push.reconcileMs,
     connect: (listener) =>
       createFastcastClient(
-        {
-          discoveryUrl: push.fastcastUrl,
-          userAgent: push.userAgent,
-          origin: push.origin,
-          timeoutMs: FASTCAST_TIMEOUT_MS,
-          backoffBaseMs: FASTCAST_BACKOFF_BASE_MS,
-          backoffMaxMs: FASTCAST_BACKOFF_MAX_MS,
-          retryTopicMs: FASTCAST_RETRY_TOPIC_MS,
-          resyncMinMs: FASTCAST_RESYNC_MIN_MS,
-          fetchDocument: (request) => client.fetchDocument(request),
-          logger: logger.child({ component: 'fastcast' }),
-        },
+        fastcastClientOptions(
+          push,
+          (request) => client.fetchDocument(request),
+          logger.child({ component: 'fastcast' }),
+        ),
         listener,
       ),
   };

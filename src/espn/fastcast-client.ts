@@ -46,6 +46,11 @@ export interface FastcastClientOptions {
    * roots: a private CA, or a TLS-inspecting proxy's. Checkpoints are not covered.
    */
   readonly ca?: string | Buffer;
+  /**
+   * Sees every frame exactly as received from FastCast (`in`) and as sent to it (`out`), before
+   * anything reads it: what `courtside record --push` saves. The daemon does not set it.
+   */
+  readonly tap?: (direction: 'in' | 'out', text: string) => void;
   readonly logger: Logger;
   readonly now?: () => number;
   readonly random?: () => number;
@@ -199,7 +204,10 @@ export function createFastcastClient(
   }
 
   const send = (frame: Record<string, unknown>): void => {
-    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+    if (ws?.readyState !== WebSocket.OPEN) return;
+    const text = JSON.stringify(frame);
+    options.tap?.('out', text);
+    ws.send(text);
   };
 
   const sendSubscribe = (name: string): void => {
@@ -282,6 +290,7 @@ export function createFastcastClient(
   }
 
   function onFrame(text: string): void {
+    options.tap?.('in', text);
     lastHeard = now();
     fastcastBytes.inc({ kind: 'frame' }, Buffer.byteLength(text));
     let frame: FastcastFrame;
