@@ -15,6 +15,7 @@ interface UpstreamFlags {
   host: string;
   fixtures?: string;
   replay: string[];
+  pushReplay?: string[];
   simulate?: string;
   seed: string;
   speed: string;
@@ -32,6 +33,7 @@ Examples:
   $ courtside upstream --fixtures recordings
   $ courtside op mens_summary --event-id 401585607 --format raw --out game.json   # a finished game, from ESPN
   $ courtside upstream --replay game.json --speed 60
+  $ courtside upstream --push-replay game.fastcast.jsonl   # a capture from courtside record --push
 Then point the client at it: COURTSIDE_UPSTREAM=<printed URL> courtside op mens_scoreboard --format raw`;
 
 // Same bound as `serve`: a stuck close must not keep a supervisor's stop waiting.
@@ -59,6 +61,7 @@ export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions 
     seed,
     replay: flags.replay,
   };
+  if (flags.pushReplay?.length) options.pushReplay = flags.pushReplay;
   if (flags.fixtures !== undefined) {
     // A mistyped or empty folder would otherwise start a simulator that serves none of its recordings.
     const problem = fixturesProblem(flags.fixtures);
@@ -104,6 +107,12 @@ export function registerUpstream(program: Command): void {
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--fixtures <dir>', 'directory of recorded payloads laid out <league>/<suffix>[__qualifier].json')
     .option('--replay <file>', 'a finished summary to replay as a live game (repeatable)', collect, [])
+    .option(
+      '--push-replay <file>',
+      'a FastCast capture (courtside record --push) to replay as recorded, paced by --speed (repeatable)',
+      collect,
+      [],
+    )
     .option('--simulate <n>', 'number of synthetic games, alternating leagues')
     .option('--leagues <list>', 'leagues of the synthetic games, comma-separated (default mens,womens)')
     .option('--seed <s>', 'seed of synthetic games and fault draws', '1')

@@ -7,6 +7,7 @@ import type { Logger } from '../core/log.js';
 import { createGameFeed, type GameFeed } from './fastcast-feed.js';
 import { createSession, type FastcastSession } from './fastcast-session.js';
 import type { Faults } from './faults.js';
+import type { PushReplayService } from './fastcast-replay.js';
 import type { SimulatedGame } from './simulated-game.js';
 
 /**
@@ -36,6 +37,8 @@ export interface FastcastDeps {
   readonly faults: Faults;
   readonly clock: { now(): number };
   readonly logger: Logger;
+  /** Captured topics replayed as recorded (`--push-replay`), beside the games' own topics. */
+  readonly replay?: PushReplayService;
 }
 
 export const FASTCAST_ORIGIN = 'https://www.espn.com';
@@ -113,7 +116,9 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
         feed: feedOf,
         checkpointUrl: (topic, id) => `${base()}/FastcastService/checkpoint/${topic}/${id}.json`,
         now: () => deps.clock.now(),
+        ...(deps.replay ? { claimed: deps.replay.claims } : {}),
       });
+      deps.replay?.attach(ws);
       sessions.add(session);
       ws.on('close', () => sessions.delete(session));
       ws.on('error', () => ws.terminate());
@@ -132,6 +137,7 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
         json(res, 200, { ip: hostname.replace(/^\[|\]$/g, ''), securePort: Number(port), token });
         return true;
       }
+      if (deps.replay?.handle(req, res)) return true;
       const m = CHECKPOINT_PATH.exec(path);
       if (!m) return false;
       const checkpoint = feeds.get(m[1] ?? '')?.checkpoint(Number(m[2]));
@@ -145,6 +151,7 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
     attach(server, baseUrl) {
       base = baseUrl;
       server.on('upgrade', upgrade);
+      deps.replay?.start(baseUrl);
       timers.push(setInterval(tick, tickMs));
       // Keep-alives well inside the heartbeat, so a healthy socket is never taken for a silent one.
       timers.push(
@@ -159,6 +166,7 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
     },
     close() {
       for (const t of timers) clearInterval(t);
+      deps.replay?.close();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
     },

@@ -24,6 +24,8 @@ export interface SessionDeps {
   feed(topic: string): GameFeed | undefined;
   checkpointUrl(topic: string, id: number): string;
   now(): number;
+  /** Topics another publisher answers on this socket (a replayed capture's): left alone here. */
+  claimed?(topic: string): boolean;
 }
 
 // An operation that cannot apply: its path names a member no summary has.
@@ -62,6 +64,7 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
       return;
     }
     const topic = typeof frame.tc === 'string' ? frame.tc : '';
+    if (deps.claimed?.(topic)) return;
     if (frame.op === 'S') {
       const feed = deps.feed(topic);
       if (feed === undefined || deps.faults.roll('topic404')) {

@@ -6,7 +6,11 @@ import { silentLogger } from '../core/log.js';
 import { isObject, obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
 import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { readCaptureFile } from '../espn/fastcast-capture.js';
+import { createCaptureGame } from './capture-game.js';
+import { captureTimeline } from './capture-timeline.js';
 import { createFastcast } from './fastcast-server.js';
+import { createPushReplay } from './fastcast-replay.js';
 import { Faults } from './faults.js';
 import { FixtureStore, fixturesProblem } from './fixture-store.js';
 import { createReplayGame } from './replay-game.js';
@@ -95,6 +99,17 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     return games.slice(before);
   };
   if (options.simulate) addSlate(options.simulate, startAt);
+  const captures = (options.pushReplay ?? []).map((file) => {
+    if (options.push === false)
+      throw new InvalidOptionsError('pushReplay: a capture is replayed over FastCast; expected push on');
+    const capture = readCaptureFile(file, 'pushReplay');
+    addGame(createCaptureGame(capture, { startAt, speed }), file);
+    return capture;
+  });
+  const replay =
+    captures.length === 0
+      ? undefined
+      : createPushReplay({ timelines: captures.map(captureTimeline), clock, startAt, speed });
   const faults = new Faults(options.faults, options.seed ?? 1);
   const log = new RequestLog();
   const store = new FixtureStore(options.fixturesDir);
@@ -104,7 +119,9 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
       `espnRules: "${String(espnRules)}" is invalid; expected ${ESPN_RULES.join(' or ')}`,
     );
   const fastcast =
-    options.push === false ? undefined : createFastcast({ games, faults, clock, logger }, options.fastcast);
+    options.push === false
+      ? undefined
+      : createFastcast({ games, faults, clock, logger, ...(replay ? { replay } : {}) }, options.fastcast);
   const sim = createSimulatorServer({
     store,
     games,

@@ -26,6 +26,12 @@ export interface UpstreamOptions {
   fixturesDir?: string;
   /** Finished summary files, each replayed as a live game starting when the simulator starts. */
   replay?: string[];
+  /**
+   * FastCast captures (`courtside record --push` files), each replayed as recorded from the
+   * simulator's start (times `speed`): the game's topic with its frames, and its summary and
+   * scoreboard entry following the captured document. Needs `push`.
+   */
+  pushReplay?: string[];
   /** Synthetic games, deterministic for a seed; their event ids start with 9, which ESPN's never do. */
   simulate?: SimulateOptions;
   /** Game-time multiplier, default 1. */
