@@ -116,7 +116,8 @@ export function createCaptureGame(capture: Capture, options: CaptureGameOptions)
     if (i % SNAPSHOT_EVERY === 0) snapshots.push(JSON.stringify(doc));
   });
   const final = obj(doc);
-  const lastT = steps[steps.length - 1]?.t ?? 0;
+  // The replay lasts as long as the capture did.
+  const lastT = capture.entries[capture.entries.length - 1]?.t ?? 0;
   // The document last asked for, by step, kept to move forward from.
   let current: { step: number; doc: unknown; text?: string } | undefined;
 
