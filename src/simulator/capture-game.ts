@@ -7,6 +7,7 @@ import { arr, obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
 import { clockSeconds } from './game-status.js';
 import { buildScoreboardEvent } from './scoreboard.js';
+import type { CaptureClock } from './capture-timeline.js';
 import type { GameView, SimulatedGame } from './simulated-game.js';
 
 /**
@@ -18,9 +19,11 @@ import type { GameView, SimulatedGame } from './simulated-game.js';
  */
 
 export interface CaptureGameOptions {
-  /** Clock time (ms) at which the capture's time 0 is replayed. */
+  /** Clock time (ms) the replay started: the game is listed under this day. */
   readonly startAt: number;
   readonly speed: number;
+  /** Where the capture stands at a clock time (shared with the replayed topic). */
+  readonly clock: CaptureClock;
 }
 
 /** One change of the document: a new checkpoint (JSON text) or operations to apply. */
@@ -122,7 +125,7 @@ export function createCaptureGame(capture: Capture, options: CaptureGameOptions)
   let current: { step: number; doc: unknown; text?: string } | undefined;
 
   const stepAt = (now: number): number => {
-    const t = (now - options.startAt) * speed;
+    const t = options.clock.at(now);
     let lo = 0;
     let hi = steps.length;
     while (lo < hi) {

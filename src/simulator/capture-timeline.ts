@@ -90,3 +90,33 @@ export function captureTimeline(capture: Capture): Timeline {
   }
   return { topic, items, checkpoints };
 }
+
+/**
+ * Where a replayed capture stands, in capture ms. Its time 0 is placed when the first subscription
+ * to its topic arrives, so that this subscription meets the capture at the moment the recorder's
+ * own did (its first `S` sent), and the replaying daemon gets the very frames, batches and pace
+ * the recorder got. Until then the capture stands at that moment.
+ */
+export interface CaptureClock {
+  /** Capture time at clock time `now` (the site API may ask for an earlier moment than now). */
+  at(now: number): number;
+  /** A subscription to the topic arrived now; the first one starts the capture. */
+  subscribed(): void;
+}
+
+export function createCaptureClock(capture: Capture, clock: { now(): number }, speed: number): CaptureClock {
+  const { topic } = capture.header;
+  const first = capture.entries.find((e) => {
+    if (e.kind !== 'sent') return false;
+    const m = parse(e.frame);
+    return isMessage(m) && m.op === 'S' && m.tc === topic;
+  });
+  const origin = first?.t ?? 0;
+  let zero: number | undefined;
+  return {
+    at: (now) => (zero === undefined ? origin : Math.max(0, (now - zero) * speed)),
+    subscribed() {
+      zero ??= clock.now() - origin / speed;
+    },
+  };
+}

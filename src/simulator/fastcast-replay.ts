@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { Timeline, TimelineItem } from './capture-timeline.js';
+import type { CaptureClock, Timeline, TimelineItem } from './capture-timeline.js';
 
 /**
  * The simulator's FastCast for a captured topic (`--push-replay`): the capture's frames are
- * published again at their recorded pace (times `speed`), from the simulator's start, their text
- * unchanged but for the checkpoint URL, which points at the simulator. A subscriber gets what a
+ * published again at their recorded pace (times `speed`), from the first subscription on (see
+ * `CaptureClock`), their text unchanged but for the checkpoint URL, which points at the simulator. A subscriber gets what a
  * subscriber got: the recorded answer to `S`, then the latest checkpoint published by then and the
  * catch-up frames that followed it in the capture, then every later frame as its moment comes.
  * A subscriber that subscribes again (after a gap, a patch that failed) is given the next
@@ -24,12 +24,14 @@ export interface PushReplayService {
   close(): void;
 }
 
+export interface ReplayedTopic {
+  readonly timeline: Timeline;
+  readonly clock: CaptureClock;
+}
+
 export interface PushReplayDeps {
-  readonly timelines: readonly Timeline[];
+  readonly topics: readonly ReplayedTopic[];
   readonly clock: { now(): number };
-  /** Clock time (ms) at which the captures' time 0 is replayed. */
-  readonly startAt: number;
-  readonly speed: number;
   /** How often frames that came due are sent, ms; default 20. */
   readonly tickMs?: number;
 }
@@ -48,12 +50,13 @@ interface Follower {
 }
 
 export function createPushReplay(deps: PushReplayDeps): PushReplayService {
-  const byTopic = new Map(deps.timelines.map((t) => [t.topic, t]));
+  const byTopic = new Map(deps.topics.map((t) => [t.timeline.topic, t.timeline]));
+  const clocks = new Map(deps.topics.map((t) => [t.timeline.topic, t.clock]));
   const sockets = new Map<WebSocket, Map<string, Follower>>();
   let base = (): string => '';
   let timer: NodeJS.Timeout | undefined;
 
-  const elapsed = (): number => (deps.clock.now() - deps.startAt) * deps.speed;
+  const elapsed = (topic: string): number => clocks.get(topic)?.at(deps.clock.now()) ?? 0;
 
   const send = (ws: WebSocket, text: string): void => {
     if (ws.readyState === ws.OPEN) ws.send(text);
@@ -120,7 +123,8 @@ export function createPushReplay(deps: PushReplayDeps): PushReplayService {
   const subscribe = (ws: WebSocket, timeline: Timeline): void => {
     const followers = sockets.get(ws);
     if (!followers) return;
-    const now = elapsed();
+    clocks.get(timeline.topic)?.subscribed();
+    const now = elapsed(timeline.topic);
     const answers = timeline.items.filter((i) => i.kind === 'answer');
     const answer = answers.filter((a) => a.t <= now).pop() ?? answers[0];
     send(ws, answer?.text ?? JSON.stringify({ op: 'S', rc: 200, tc: timeline.topic }));
@@ -170,8 +174,8 @@ export function createPushReplay(deps: PushReplayDeps): PushReplayService {
     start(baseUrl) {
       base = baseUrl;
       timer = setInterval(() => {
-        const now = elapsed();
-        for (const [ws, followers] of sockets) for (const f of followers.values()) pump(ws, f, now);
+        for (const [ws, followers] of sockets)
+          for (const f of followers.values()) pump(ws, f, elapsed(f.timeline.topic));
       }, deps.tickMs ?? 20);
       timer.unref();
     },

@@ -8,7 +8,7 @@ import type { JsonObject } from './espn-shapes.js';
 import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
 import { readCaptureFile } from '../espn/fastcast-capture.js';
 import { createCaptureGame } from './capture-game.js';
-import { captureTimeline } from './capture-timeline.js';
+import { captureTimeline, createCaptureClock } from './capture-timeline.js';
 import { createFastcast } from './fastcast-server.js';
 import { createPushReplay } from './fastcast-replay.js';
 import { Faults } from './faults.js';
@@ -103,13 +103,11 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     if (options.push === false)
       throw new InvalidOptionsError('pushReplay: a capture is replayed over FastCast; expected push on');
     const capture = readCaptureFile(file, 'pushReplay');
-    addGame(createCaptureGame(capture, { startAt, speed }), file);
-    return capture;
+    const captureClock = createCaptureClock(capture, clock, speed);
+    addGame(createCaptureGame(capture, { startAt, speed, clock: captureClock }), file);
+    return { timeline: captureTimeline(capture), clock: captureClock };
   });
-  const replay =
-    captures.length === 0
-      ? undefined
-      : createPushReplay({ timelines: captures.map(captureTimeline), clock, startAt, speed });
+  const replay = captures.length === 0 ? undefined : createPushReplay({ topics: captures, clock });
   const faults = new Faults(options.faults, options.seed ?? 1);
   const log = new RequestLog();
   const store = new FixtureStore(options.fixturesDir);

@@ -21,8 +21,11 @@ import { runCli, type CliRun } from './harness.js';
  * those of the recorded session.
  */
 
-// A synthetic game (about two hours of game) played in about 24 s.
-const SPEED = 300;
+// Synthetic games (about two hours of game each) played in about 18 s.
+const SPEED = 400;
+// The recorded game tips off this long after the first: the recorder and the daemon beside it both
+// subscribe before it starts, so every play reaches both by a patch of its own.
+const STAGGER_MS = 8_000 * SPEED;
 
 const cleanup: Array<() => Promise<unknown> | void> = [];
 afterEach(async () => {
@@ -65,16 +68,19 @@ async function pushDaemon(
   return { daemon, viewer };
 }
 
-const playIds = (events: readonly GameEvent[]): string[] =>
-  events.flatMap((e) => (e.type === 'play.added' && e.data.play.id !== null ? [e.data.play.id] : []));
+const playIds = (events: readonly GameEvent[], game: string): string[] =>
+  events.flatMap((e) =>
+    e.type === 'play.added' && e.gameId === game && e.data.play.id !== null ? [e.data.play.id] : [],
+  );
 
-const ended = (viewer: Viewer): boolean => viewer.events.some((e) => e.type === 'game.ended');
+const ended = (viewer: Viewer, game: string): boolean =>
+  viewer.events.some((e) => e.type === 'game.ended' && e.gameId === game);
 
 const opOf = (frame: string): unknown => (JSON.parse(frame) as { op?: unknown }).op;
 
 async function source(speed: number): Promise<RunningUpstream> {
   const upstream = await startUpstream({
-    simulate: { games: 1, seed: 7, leagues: ['mens'] },
+    simulate: { games: 2, seed: 7, leagues: ['mens'], staggerMs: STAGGER_MS },
     speed,
     logger: silentLogger,
   });
@@ -82,8 +88,11 @@ async function source(speed: number): Promise<RunningUpstream> {
   return upstream;
 }
 
+/** The game recorded: the second, which tips off after the recorder subscribed. */
+const gameOf = (upstream: RunningUpstream): string => upstream.games[1]?.id as string;
+
 function record(upstream: RunningUpstream, out: string, extra: string[] = []): CliRun {
-  const game = upstream.games[0]?.id as string;
+  const game = gameOf(upstream);
   const run = runCli([
     'record',
     '--push',
@@ -107,7 +116,7 @@ describe('courtside record --push, replayed by courtside upstream --push-replay'
     { timeout: 150_000 },
     async () => {
       const upstream = await source(SPEED);
-      const game = upstream.games[0]?.id as string;
+      const game = gameOf(upstream);
       const recorded = await pushDaemon(upstream.url, upstream.fastcastUrl as string);
       const file = join(dir, 'game.fastcast.jsonl');
       const run = record(upstream, file);
@@ -118,7 +127,7 @@ describe('courtside record --push, replayed by courtside upstream --push-replay'
           `^recorded \\d+ frames and 1 checkpoint\\(s\\) of gp-basketball-nba-${game} into .+ \\(game over\\)\\n$`,
         ),
       );
-      await waitFor(() => ended(recorded.viewer), 60_000, 'the recorded session to see the game end');
+      await waitFor(() => ended(recorded.viewer, game), 60_000, 'the recorded session to see the game end');
 
       // The file: a versioned header, then the frames as received, the checkpoint, the summary.
       const text = readFileSync(file, 'utf8');
@@ -161,18 +170,20 @@ describe('courtside record --push, replayed by courtside upstream --push-replay'
       writeFileSync(cut, [...lines.slice(0, -1), last.slice(0, last.length >> 1)].join('\n'));
       expect(parseCapture(readFileSync(cut, 'utf8'), cut)).toMatchObject({ truncated: true });
 
-      // The cut capture replayed twice as fast by the simulator, as a user would run it.
-      const replay = runCli(['upstream', '--push-replay', cut, '--speed', '2'], { LOG_LEVEL: 'info' });
+      // The cut capture replayed by the simulator, as a user would run it.
+      const replay = runCli(['upstream', '--push-replay', cut]);
       cleanup.push(() => replay.kill());
       const [, url] = await replay.waitForStdout(/upstream listening on (http:\S+)/);
       const replayed = await pushDaemon(url as string, `${url}/public/websockethost`);
-      await waitFor(() => ended(replayed.viewer), 60_000, 'the replayed game to end');
+      await waitFor(() => ended(replayed.viewer, game), 60_000, 'the replayed game to end');
 
-      const want = playIds(recorded.viewer.events);
-      const got = playIds(replayed.viewer.events);
+      const want = playIds(recorded.viewer.events, game);
+      const got = playIds(replayed.viewer.events, game);
+      expect(want.length).toBeGreaterThan(300);
       expect(new Set(got).size).toBe(got.length);
       expect(got).toEqual(want);
       expect(replayed.viewer.events.filter((e) => e.type === 'game.ended')).toHaveLength(1);
+      expect(replayed.viewer.events.every((e) => e.gameId === game)).toBe(true);
       expect(replayed.viewer.events.some((e) => e.type === 'play.removed')).toBe(false);
       const health = (await (await fetch(`${replayed.daemon.url}/healthz`)).json()) as {
         pollers: Array<{ poller: string; feed?: { source: string } }>;

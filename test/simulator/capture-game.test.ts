@@ -71,7 +71,11 @@ describe('a capture game', () => {
       frame: JSON.stringify({ op: 'P', tc: 'other', mid: 1, pl: '[]' }),
     });
     entries.push(frame(806, 'P', 90, '{"~c":1,"pl":"not base64 zlib"}'));
-    const game = createCaptureGame(capture(entries), { startAt: 1_000, speed: 1 });
+    const game = createCaptureGame(capture(entries), {
+      startAt: 1_000,
+      speed: 1,
+      clock: { at: (now) => now - 1_000, subscribed: () => undefined },
+    });
     const playsAt = (ms: number): number => (game.summary(1_000 + ms).plays as unknown[]).length;
     // The wrapped checkpoint ({"pl": document}) unwrapped; moments asked out of order.
     for (const ms of [0, 3, 805, 9, 10, 555, 559, 560, 240, 799, 800, 100_000, 15]) {

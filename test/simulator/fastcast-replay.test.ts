@@ -100,11 +100,10 @@ function writeCapture(name: string, entries: CaptureEntry[]): string {
   return file;
 }
 
-async function replay(file: string): Promise<{ up: RunningUpstream; startedBefore: number }> {
-  const startedBefore = Date.now();
+async function replay(file: string): Promise<{ up: RunningUpstream }> {
   const up = await startUpstream({ pushReplay: [file], logger: silentLogger });
   cleanup.push(() => up.close());
-  return { up, startedBefore };
+  return { up };
 }
 
 interface Raw {
@@ -192,8 +191,9 @@ describe('the simulator replaying a FastCast capture', () => {
   it('sends a subscriber the recorded answer, the checkpoint at its own URL, the catch-up, then each later frame at its recorded moment, text unchanged', async () => {
     const entries = healthyGame();
     const file = writeCapture('healthy.jsonl', entries);
-    const { up, startedBefore } = await replay(file);
+    const { up } = await replay(file);
     const client = await connect(up);
+    const subscribedAt = Date.now();
     client.subscribe();
     const last = await client.until((f) => f.frame?.mid === 4, 5_000);
     const texts = client.topicFrames().map((f) => f.text);
@@ -205,13 +205,15 @@ describe('the simulator replaying a FastCast capture', () => {
       [entries[4], entries[6], entries[8], entries[9], entries[12]].map(recorded),
     );
     expect(await (await fetch(h.pl)).json()).toEqual(doc('in', [], 0));
-    // At the recorded pace: the last frame not before its moment after the simulator's start.
-    expect(last.at - startedBefore).toBeGreaterThanOrEqual(900);
-    expect(last.at - startedBefore).toBeLessThan(2_500);
+    // At the recorded pace: the last frame (900 ms in) as long after the subscription as after the
+    // recorder's (12 ms in).
+    expect(last.at - subscribedAt).toBeGreaterThanOrEqual(900 - 12);
+    expect(last.at - subscribedAt).toBeLessThan(2_500);
   });
 
-  it('answers the summary and the scoreboard with the document the frames make at each moment, times the speed', async () => {
-    let now = 1_800_000_000_000;
+  it('stands where the recorder subscribed until a subscriber comes, then answers the summary and the scoreboard with the document the frames make at each moment, times the speed', async () => {
+    const T0 = 1_800_000_000_000;
+    let now = T0;
     const up = await startUpstream({
       pushReplay: [writeCapture('paced.jsonl', healthyGame())],
       speed: 2,
@@ -219,8 +221,7 @@ describe('the simulator replaying a FastCast capture', () => {
       logger: silentLogger,
     });
     cleanup.push(() => up.close());
-    const at = async (ms: number) => {
-      now = 1_800_000_000_000 + ms;
+    const read = async () => {
       const summary = await summaryOf(up);
       const event = (await boardOf(up)).events[0];
       return {
@@ -229,15 +230,26 @@ describe('the simulator replaying a FastCast capture', () => {
         board: [event.id, event.status.type.state, event.competitions[0].competitors[0].score],
       };
     };
-    // Before the checkpoint came, the site summary recorded at the start.
-    expect(await at(10)).toEqual({ plays: [], state: 'in', board: [GAME, 'in', '0'] });
-    // The checkpoint (30 ms in, 15 ms at twice the speed) with its catch-up applied.
-    expect(await at(20)).toEqual({ plays: ['1'], state: 'in', board: [GAME, 'in', '0'] });
-    expect(await at(149)).toEqual({ plays: ['1'], state: 'in', board: [GAME, 'in', '0'] });
-    expect(await at(150)).toEqual({ plays: ['1', '2'], state: 'in', board: [GAME, 'in', '2'] });
-    expect(await at(450)).toEqual({ plays: ['1', '2'], state: 'post', board: [GAME, 'post', '2'] });
+    const before = { plays: [], state: 'in', board: [GAME, 'in', '0'] };
+    expect(await read()).toEqual(before);
+    now = T0 + 60_000;
+    expect(await read()).toEqual(before);
+    // The recorder subscribed 12 ms into its capture: a subscription now is that moment.
+    const client = await connect(up);
+    client.subscribe();
+    await client.until((f) => f.frame?.op === 'S');
+    const at = async (captureMs: number) => {
+      now = T0 + 60_000 + (captureMs - 12) / 2;
+      return read();
+    };
+    expect(await at(29)).toEqual(before);
+    // The checkpoint (30 ms in) with its catch-up applied.
+    expect(await at(30)).toEqual({ plays: ['1'], state: 'in', board: [GAME, 'in', '0'] });
+    expect(await at(298)).toEqual({ plays: ['1'], state: 'in', board: [GAME, 'in', '0'] });
+    expect(await at(300)).toEqual({ plays: ['1', '2'], state: 'in', board: [GAME, 'in', '2'] });
+    expect(await at(900)).toEqual({ plays: ['1', '2'], state: 'post', board: [GAME, 'post', '2'] });
     // An earlier moment asked again (a lagging CDN does) gets that moment's document back.
-    expect(await at(100)).toEqual({ plays: ['1'], state: 'in', board: [GAME, 'in', '0'] });
+    expect(await at(200)).toEqual({ plays: ['1'], state: 'in', board: [GAME, 'in', '0'] });
     expect(await at(60_000)).toEqual({ plays: ['1', '2'], state: 'post', board: [GAME, 'post', '2'] });
   });
 
