@@ -103,23 +103,6 @@ export function createPushReplay(deps: PushReplayDeps): PushReplayService {
     }
   };
 
-  /** The checkpoint a subscription made at `now` starts from (or waits for), from `from` on. */
-  const choose = (
-    timeline: Timeline,
-    from: number,
-    now: number,
-  ): { index: number; due: boolean } | undefined => {
-    const indexes = timeline.items.flatMap((item, i) => (item.kind === 'checkpoint' ? [i] : []));
-    const due = (i: number): boolean => (timeline.items[i] as TimelineItem).t <= now;
-    const latestDue = indexes.filter((i) => i >= from && due(i)).pop();
-    if (latestDue !== undefined) return { index: latestDue, due: true };
-    const next = indexes.find((i) => i >= from);
-    if (next !== undefined) return { index: next, due: false };
-    // Nothing recorded past here: the latest checkpoint there is.
-    const latest = indexes.filter(due).pop();
-    return latest === undefined ? undefined : { index: latest, due: true };
-  };
-
   const subscribe = (ws: WebSocket, timeline: Timeline): void => {
     const followers = sockets.get(ws);
     if (!followers) return;
@@ -135,7 +118,7 @@ export function createPushReplay(deps: PushReplayDeps): PushReplayService {
     }
     const f: Follower = { timeline, cursor: from, catchUp: false, waiting: undefined };
     followers.set(timeline.topic, f);
-    const start = choose(timeline, from, now);
+    const start = startingCheckpoint(timeline, from, now);
     if (!start) return;
     if (start.due) startAt(ws, f, start.index);
     else f.waiting = start.index;
@@ -184,4 +167,25 @@ export function createPushReplay(deps: PushReplayDeps): PushReplayService {
       sockets.clear();
     },
   };
+}
+
+/**
+ * The checkpoint a subscription made at `now` starts from (due) or waits for, looking from item
+ * `from` on: the latest one published by then, else the next one the capture has (the answer to
+ * the recorder's own resubscription, when the subscriber resubscribes), else the latest there is.
+ */
+function startingCheckpoint(
+  timeline: Timeline,
+  from: number,
+  now: number,
+): { index: number; due: boolean } | undefined {
+  const indexes = timeline.items.flatMap((item, i) => (item.kind === 'checkpoint' ? [i] : []));
+  const due = (i: number): boolean => (timeline.items[i] as TimelineItem).t <= now;
+  const latestDue = indexes.filter((i) => i >= from && due(i)).pop();
+  if (latestDue !== undefined) return { index: latestDue, due: true };
+  const next = indexes.find((i) => i >= from);
+  if (next !== undefined) return { index: next, due: false };
+  // Nothing recorded past here: the latest checkpoint there is.
+  const latest = indexes.filter(due).pop();
+  return latest === undefined ? undefined : { index: latest, due: true };
 }
