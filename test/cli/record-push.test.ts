@@ -12,6 +12,7 @@ import type { GameEvent } from '../../src/model/events.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { testDaemonConfig } from '../support/daemon-config.js';
 import { waitFor } from '../support/wait-for.js';
+import { recordPush } from '../../src/cli/record-push.js';
 import { runCli, type CliRun } from './harness.js';
 
 /**
@@ -78,10 +79,11 @@ const ended = (viewer: Viewer, game: string): boolean =>
 
 const opOf = (frame: string): unknown => (JSON.parse(frame) as { op?: unknown }).op;
 
-async function source(speed: number): Promise<RunningUpstream> {
+async function source(speed: number, faults?: string): Promise<RunningUpstream> {
   const upstream = await startUpstream({
     simulate: { games: 2, seed: 7, leagues: ['mens'], staggerMs: STAGGER_MS },
     speed,
+    ...(faults ? { faults } : {}),
     logger: silentLogger,
   });
   cleanup.push(() => upstream.close());
@@ -190,6 +192,47 @@ describe('courtside record --push, replayed by courtside upstream --push-replay'
       };
       // Fed by the replayed frames, not by polling the replayed summaries.
       expect(health.pollers.find((p) => p.poller === 'summary')?.feed?.source).toBe('push');
+    },
+  );
+
+  it(
+    'a capture of a session that lost frames makes the replaying daemon resync where the recorder did, and still get every play once',
+    { timeout: 120_000 },
+    async () => {
+      const upstream = await source(SPEED, 'lostframe=0.01');
+      const game = gameOf(upstream);
+      const file = join(dir, 'lossy.fastcast.jsonl');
+      const push = loadPushConfig({ env: { COURTSIDE_FASTCAST_URL: upstream.fastcastUrl as string } });
+      const result = await recordPush({
+        gameId: game,
+        out: file,
+        leagues: ['mens'],
+        upstream: upstream.url,
+        push: push as NonNullable<typeof push>,
+        logger: silentLogger,
+      });
+      expect(result.end).toBe('game over');
+      const capture = parseCapture(readFileSync(file, 'utf8'), file);
+      const subscriptions = capture.entries.filter((e) => e.kind === 'sent' && opOf(e.frame) === 'S').length;
+      // Each lost frame was a gap the recorder answered by subscribing again.
+      expect(subscriptions).toBeGreaterThanOrEqual(2);
+      expect(subscriptions).toBeLessThan(10);
+      await upstream.close();
+
+      const replay = await startUpstream({ pushReplay: [file], logger: silentLogger });
+      cleanup.push(() => replay.close());
+      const gaps = async (): Promise<number> => {
+        const text = await (await fetch(`${replayed.daemon.url}/metrics`)).text();
+        return Number(/courtside_fastcast_resyncs_total\{reason="mid_gap"\} (\d+)/.exec(text)?.[1] ?? 0);
+      };
+      const replayed = await pushDaemon(replay.url, replay.fastcastUrl as string);
+      const before = await gaps();
+      await waitFor(() => ended(replayed.viewer, game), 60_000, 'the replayed game to end');
+      expect((await gaps()) - before).toBe(subscriptions - 1);
+      const got = playIds(replayed.viewer.events, game);
+      expect(new Set(got).size).toBe(got.length);
+      const final = (replay.games[0]?.final.plays as Array<{ id: string }>).map((p) => String(p.id));
+      expect([...got].sort()).toEqual([...final].sort());
     },
   );
 
