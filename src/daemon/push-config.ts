@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RECONCILE_MS } from '../../streams/engine-config.js';
+import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { DEFAULT_UPSTREAM } from './config.js';
 import {
   httpUrl,
   intIn,
@@ -23,7 +25,16 @@ export interface PushConfig {
   origin: string;
   /** While push is healthy, the summary is polled this often, for reconciliation only. */
   reconcileMs: number;
+  /**
+   * Where `fastcastUrl` came from: ESPN's default, a setting (`--fastcast-url` or
+   * `COURTSIDE_FASTCAST_URL`), or the upstream's own discovery path, when the site API is another
+   * upstream (the simulator) and no FastCast was named. Absent: a setting.
+   */
+  discovery?: FastcastDiscovery;
 }
+
+export type FastcastDiscovery =
+  { from: 'espn' } | { from: 'setting'; name: string } | { from: 'upstream'; upstream: string };
 
 export interface PushFlags {
   push?: string;
@@ -82,16 +93,32 @@ const FIELDS = {
       `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`,
     ),
   },
-} satisfies Record<'push' | keyof PushConfig, ConfigField<keyof PushFlags>>;
+} satisfies Record<'push' | Exclude<keyof PushConfig, 'discovery'>, ConfigField<keyof PushFlags>>;
 
-/** The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source. */
-export function loadPushConfig(options: { env?: ConfigEnv; flags?: PushFlags } = {}): PushConfig | null {
-  const { values: out } = readConfigFields(FIELDS, options.env ?? process.env, options.flags ?? {});
+/**
+ * The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source.
+ * `upstream`, the site API's base URL: when it is not ESPN's and no FastCast URL is set, FastCast
+ * is looked for on that upstream (`<upstream>/public/websockethost`, as the simulator serves it),
+ * never at ESPN's host, which an offline machine cannot reach.
+ */
+export function loadPushConfig(
+  options: { env?: ConfigEnv; flags?: PushFlags; upstream?: string } = {},
+): PushConfig | null {
+  const { values: out, sources } = readConfigFields(FIELDS, options.env ?? process.env, options.flags ?? {});
   if (out.push === 'off') return null;
+  const source = sources.fastcastUrl ?? '';
+  const { upstream } = options;
+  const discovery: FastcastDiscovery = !source.endsWith('(default)')
+    ? { from: 'setting', name: source }
+    : upstream !== undefined && upstream.replace(/\/+$/, '') !== DEFAULT_UPSTREAM
+      ? { from: 'upstream', upstream: upstream.replace(/\/+$/, '') }
+      : { from: 'espn' };
   return {
-    fastcastUrl: out.fastcastUrl as string,
+    fastcastUrl:
+      discovery.from === 'upstream' ? discovery.upstream + DISCOVERY_PATH : (out.fastcastUrl as string),
     userAgent: out.userAgent as string,
     origin: out.origin as string,
     reconcileMs: out.reconcileMs as number,
+    discovery,
   };
 }
