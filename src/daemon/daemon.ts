@@ -12,11 +12,11 @@ import type { Bus } from '../bus/types.js';
 import { describeConfig, type Config } from './config.js';
 import type { PushConfig } from './push-config.js';
 import { createFastcastClient } from '../espn/fastcast-client.js';
-import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
+import type { EnginePush, FeedSource, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
+import { gamesFed, instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
 import { polls, servesViewers } from '../core/role.js';
 import {
   createApiRoutes,
@@ -150,6 +150,8 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
   const beforeMetricsScrape = async (): Promise<void> => {
     // The budget refills with time, not with requests: read it as of the scrape.
     onDemandBudgetTokens.set(client.budget().tokens);
+    // A game's feed moves with what FastCast reports, between polls: counted as of the scrape.
+    countFeeds(engine.status());
     await depth?.refresh();
   };
   const server = servesViewers(config.role)
@@ -164,7 +166,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
             snapshots: engine.snapshots,
             health,
             upstream: tracker,
-            ...(options.push ? { feeds: () => feedsOf(engine.status()) } : {}),
+            feeds: () => feedsOf(engine.status()),
             auth: config.tokens.length > 0,
             logger: logger.child({ component: 'http' }),
             beforeMetricsScrape,
@@ -418,6 +420,16 @@ function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): 
         listener,
       ),
   };
+}
+
+const FEED_SOURCES: readonly FeedSource[] = ['push', 'polling', 'standby'];
+
+/** The games-fed gauge: the running summary pollers by league and feed, zero where none. */
+function countFeeds(statuses: readonly PollerStatus[]): void {
+  for (const league of LEAGUES) for (const source of FEED_SOURCES) gamesFed.set({ league, source }, 0);
+  for (const s of statuses)
+    if (s.feed && s.state !== 'stopped' && s.state !== 'idle')
+      gamesFed.inc({ league: s.league, source: s.feed.source });
 }
 
 /** Each game's feed from the engine's statuses, by `league:gameId`. */

@@ -31,7 +31,7 @@ export function createApiRoutes(options: {
   health: HealthRouteOptions;
   /** The polls' view of the upstream, shown by `/v1/games/live` and the home page. */
   upstream?: { readonly url: string; health(): UpstreamHealth };
-  /** With push on: how each game is fed (`/v1/games/live`, the home page). */
+  /** How this instance follows each game: push, polling, standby (`/v1/games/live`, the home page). */
   feeds?: GameFeeds;
   auth?: boolean;
   logger?: Logger;
