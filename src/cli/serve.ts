@@ -141,6 +141,7 @@ export async function runServe(
   const daemon = createDaemon(config, {
     logger,
     push: plan.push,
+    pushNotice: plan.notice,
     ...(momentRules ? { momentRules } : {}),
   });
   try {

@@ -70,6 +70,8 @@ export interface DaemonOptions {
    * null: polling only. `courtside serve` turns it on unless COURTSIDE_PUSH=off (push-config.ts).
    */
   push?: PushConfig | null;
+  /** What push does, as said at start-up (push-plan.ts): shown on the home page. */
+  pushNotice?: string;
 }
 
 // SIGTERM must end the process within 5 s (orchestrators kill after that); 4.5 s leaves room to exit.
@@ -171,6 +173,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
             logger: logger.child({ component: 'http' }),
             beforeMetricsScrape,
             role: config.role,
+            ...(options.pushNotice !== undefined ? { pushNotice: options.pushNotice } : {}),
           }),
           overlayRoute({
             moments: { rules: alertMomentRules(options.momentRules), bus },

@@ -253,6 +253,8 @@ describe('courtside serve', () => {
     );
     // ESPN's FastCast host was never asked: an offline machine cannot resolve it.
     expect(running.stderr()).not.toMatch(/fastcast\.semfs|ENOTFOUND|FastCast discovery failed/);
+    // The home page says it too.
+    expect(await (await fetch(`${url}/`)).text()).toContain(`P${notice.slice(1)}`);
   });
 
   it('against an upstream that serves no FastCast: push off for the run, in one line that names the way out', async () => {
@@ -272,6 +274,9 @@ describe('courtside serve', () => {
       },
       30_000,
       'the game polled, push off',
+    );
+    expect(await (await fetch(`${url}/`)).text()).toMatch(
+      /Push off: the upstream \S+ serves no FastCast \(HTTP 403 at \S+\); every live game is polled/,
     );
     // Asked once at start-up, never again.
     expect(upstream.requests.count((r) => r.path === '/public/websockethost')).toBe(1);

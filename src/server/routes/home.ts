@@ -20,6 +20,8 @@ export interface HomeRouteOptions {
   role?: InstanceRole;
   /** How this instance follows each game (push, polling, standby), shown beside its status. */
   feeds?: GameFeeds;
+  /** What push does, as the daemon said at start-up (`push on: FastCast at …`, `push off: …`). */
+  pushNotice?: string;
 }
 
 /** The documents under `docs/` a newcomer reads, most useful first (a test keeps it in step with the folder). */
@@ -88,6 +90,7 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
         : undefined,
       link: (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path),
       role: options.role,
+      pushNotice: options.pushNotice,
     });
     // The page may hold a token in its links: no cache keeps it.
     sendBody(req, res, page, {
@@ -122,6 +125,7 @@ function renderHome(view: {
   upstream: { url: string; health: UpstreamHealth } | undefined;
   link: (path: string) => string;
   role: InstanceRole | undefined;
+  pushNotice: string | undefined;
 }): string {
   const { link } = view;
   const games =
@@ -151,6 +155,7 @@ function renderHome(view: {
 <h1>courtside <small>${esc(VERSION)}</small></h1>
 ${view.role ? `<p class="muted">Role: <strong>${esc(view.role)}</strong>${view.role === 'gateway' ? ' (serves the shared log; the pollers run elsewhere)' : ''}</p>` : ''}
 ${view.role === 'gateway' ? '' : upstreamBanner(view.upstream, view.games)}
+${view.pushNotice === undefined ? '' : `<p class="muted">${esc(view.pushNotice.charAt(0).toUpperCase() + view.pushNotice.slice(1))}.</p>`}
 <h2>Live games</h2>
 ${games}
 ${finished}<h2>Endpoints</h2>

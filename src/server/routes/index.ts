@@ -37,6 +37,8 @@ export function createApiRoutes(options: {
   logger?: Logger;
   beforeMetricsScrape?: () => Promise<void>;
   role?: InstanceRole;
+  /** What push does, as said at start-up: shown on the home page. */
+  pushNotice?: string;
 }): RouteHandler[] {
   const upstream = {
     ...(options.upstream ? { upstream: options.upstream } : {}),
@@ -56,6 +58,7 @@ export function createApiRoutes(options: {
       snapshots: options.snapshots,
       ...upstream,
       ...(options.role ? { role: options.role } : {}),
+      ...(options.pushNotice !== undefined ? { pushNotice: options.pushNotice } : {}),
     }),
   ];
 }
