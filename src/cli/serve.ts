@@ -2,7 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../daemon/config.js';
 import { createDaemon, type Daemon } from '../daemon/daemon.js';
-import { loadPushConfig, type PushConfig, type PushFlags } from '../daemon/push-config.js';
+import { loadPushConfig, type LoadedPushConfig, type PushFlags } from '../daemon/push-config.js';
 import { planPush } from '../daemon/push-plan.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
@@ -120,7 +120,7 @@ export async function runServe(
 ): Promise<Daemon | undefined> {
   let config;
   let momentRules: RuleSettings | undefined;
-  let push: PushConfig | null;
+  let push: LoadedPushConfig | null;
   try {
     config = loadConfig({ env, flags });
     push = loadPushConfig({ env, flags, upstream: config.upstream });

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { DEFAULT_RECONCILE_MS } from '../../streams/engine-config.js';
-import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
-import { DEFAULT_UPSTREAM } from './config.js';
 import {
   httpUrl,
   intIn,
@@ -10,6 +8,8 @@ import {
   type ConfigEnv,
   type ConfigField,
 } from './config-fields.js';
+import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { DEFAULT_UPSTREAM } from './config.js';
 
 /**
  * Configuration of live games over FastCast, ESPN's push service (docs/upstream.md, "FastCast").
@@ -25,22 +25,24 @@ export interface PushConfig {
   origin: string;
   /** While push is healthy, the summary is polled this often, for reconciliation only. */
   reconcileMs: number;
-  /**
-   * Where `fastcastUrl` came from: ESPN's default, a setting (`--fastcast-url` or
-   * `COURTSIDE_FASTCAST_URL`), or the upstream's own discovery path, when the site API is another
-   * upstream (the simulator) and no FastCast was named. Absent: a setting.
-   */
-  discovery?: FastcastDiscovery;
 }
-
-export type FastcastDiscovery =
-  { from: 'espn' } | { from: 'setting'; name: string } | { from: 'upstream'; upstream: string };
 
 export interface PushFlags {
   push?: string;
   fastcastUrl?: string;
   reconcileInterval?: string | number;
 }
+
+/**
+ * Where the FastCast URL came from: ESPN's default, a setting (`--fastcast-url` or
+ * `COURTSIDE_FASTCAST_URL`), or the upstream's own discovery path, when the site API is another
+ * upstream (the simulator) and no FastCast was named.
+ */
+export type FastcastDiscovery =
+  { from: 'espn' } | { from: 'setting'; name: string } | { from: 'upstream'; upstream: string };
+
+/** The push configuration as read, with where its FastCast URL came from. */
+export type LoadedPushConfig = PushConfig & { readonly discovery: FastcastDiscovery };
 
 export const DEFAULT_FASTCAST_URL = 'https://fastcast.semfs.engsvc.go.com/public/websockethost';
 // FastCast serves ESPN's own pages: it answers browsers (their agent and ESPN's origin), unlike the
@@ -93,7 +95,7 @@ const FIELDS = {
       `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`,
     ),
   },
-} satisfies Record<'push' | Exclude<keyof PushConfig, 'discovery'>, ConfigField<keyof PushFlags>>;
+} satisfies Record<'push' | keyof PushConfig, ConfigField<keyof PushFlags>>;
 
 /**
  * The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source.
@@ -103,7 +105,7 @@ const FIELDS = {
  */
 export function loadPushConfig(
   options: { env?: ConfigEnv; flags?: PushFlags; upstream?: string } = {},
-): PushConfig | null {
+): LoadedPushConfig | null {
   const { values: out, sources } = readConfigFields(FIELDS, options.env ?? process.env, options.flags ?? {});
   if (out.push === 'off') return null;
   const source = sources.fastcastUrl ?? '';
@@ -116,9 +118,9 @@ export function loadPushConfig(
   return {
     fastcastUrl:
       discovery.from === 'upstream' ? discovery.upstream + DISCOVERY_PATH : (out.fastcastUrl as string),
+    discovery,
     userAgent: out.userAgent as string,
     origin: out.origin as string,
     reconcileMs: out.reconcileMs as number,
-    discovery,
   };
 }

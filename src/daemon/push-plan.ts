@@ -1,7 +1,7 @@
 import type { InstanceRole } from '../core/role.js';
 import { polls } from '../core/role.js';
 import { rootCause } from '../server/routes/upstream-notice.js';
-import { DEFAULT_FASTCAST_URL, type PushConfig } from './push-config.js';
+import { DEFAULT_FASTCAST_URL, type FastcastDiscovery, type PushConfig } from './push-config.js';
 
 /**
  * What push will do, decided once at start-up and said in one line: which FastCast the daemon
@@ -29,7 +29,11 @@ const DEFAULT_PROBE_TIMEOUT_MS = 2_000;
 const NOT_SERVED = new Set([400, 401, 403, 404, 405, 410, 501]);
 const HOW_TO_NAME = `--fastcast-url <discovery URL> names a FastCast (ESPN's: ${DEFAULT_FASTCAST_URL})`;
 
-export async function planPush(push: PushConfig | null, options: PushPlanOptions): Promise<PushPlan> {
+/** `push` as `loadPushConfig` read it; one without `discovery` counts as set by `COURTSIDE_FASTCAST_URL`. */
+export async function planPush(
+  push: (PushConfig & { readonly discovery?: FastcastDiscovery }) | null,
+  options: PushPlanOptions,
+): Promise<PushPlan> {
   if (push === null)
     return { push, notice: 'push off (--push off or COURTSIDE_PUSH=off): every live game is polled' };
   if (!polls(options.role))
