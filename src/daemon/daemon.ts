@@ -12,7 +12,7 @@ import type { Bus } from '../bus/types.js';
 import { describeConfig, type Config } from './config.js';
 import type { PushConfig } from './push-config.js';
 import { createFastcastClient } from '../espn/fastcast-client.js';
-import type { EnginePush, FeedSource, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
+import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
@@ -425,7 +425,7 @@ function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): 
   };
 }
 
-const FEED_SOURCES: readonly FeedSource[] = ['push', 'polling', 'standby'];
+const FEED_SOURCES: ReadonlyArray<PushFeedStatus['source']> = ['push', 'polling', 'standby'];
 
 /** The games-fed gauge: the running summary pollers by league and feed, zero where none. */
 function countFeeds(statuses: readonly PollerStatus[]): void {
