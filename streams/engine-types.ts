@@ -67,17 +67,31 @@ export interface EnginePush {
   reconcileMs?: number;
 }
 
-/** How a game is fed, for status pages (present only when push is on). */
+/**
+ * How this instance follows a game, in one word (game-feed.ts): `push` (FastCast feeds it here),
+ * `polling` (its summary is polled here), `standby` (another instance holds the game's lease and
+ * feeds it; this one only stands by).
+ */
+export type FeedSource = 'push' | 'polling' | 'standby';
+
+/** How a game is fed, for status pages: the word, since when and why. */
 export interface PushFeedStatus {
-  source: 'push' | 'polling';
-  /** push-health.ts: polling, push, resyncing or fallen-back. */
+  source: FeedSource;
+  /**
+   * With push on, push-health.ts's state: polling, push, resyncing or fallen-back; `standby` while
+   * another instance holds the game; with push off, `polling`.
+   */
   state: string;
   /** Since when, ISO 8601. */
   since: string;
   reason: string;
 }
 
-export type PollerState = 'idle' | 'polling' | 'backoff' | 'standby' | 'stopped';
+/**
+ * What a poller does now. A summary poller says `push` while FastCast feeds its game (the summary
+ * is then polled only to reconcile) and `polling` while the summary feeds it, as its `feed` does.
+ */
+export type PollerState = 'idle' | 'polling' | 'push' | 'backoff' | 'standby' | 'stopped';
 
 export interface PollerStatus {
   poller: 'scoreboard' | 'summary';
@@ -96,7 +110,7 @@ export interface PollerStatus {
   failures: number;
   /** Current backoff delay while in `backoff`, else null. */
   backoffMs: number | null;
-  /** Summary pollers with push on: whether the game is fed by push or by polling, since when. */
+  /** Summary pollers: whether the game is fed by push, by polling, or by another instance, since when. */
   feed?: PushFeedStatus;
 }
 

@@ -19,6 +19,7 @@ import type { PollerStatus } from './engine-types.js';
 import { errorInfo, newStatus } from './poller-status.js';
 import { createPushFeed } from './push-feed.js';
 import { newPushState } from './push-state.js';
+import { reportedStatus, startFollowing } from './game-feed.js';
 import { createSummaryPollers, type GameTracker } from './summary-poller.js';
 
 /** What the scoreboard poller tells about one game it listed. */
@@ -136,8 +137,8 @@ export function createLiveGames(
           postPolls: 0,
           status: newStatus('summary', league, gameId, ctx.intervals.summaryMs),
           push: ctx.push ? newPushState(now()) : null,
+          following: startFollowing(now()),
         };
-        if (t.push) t.status.feed = t.push.status;
         trackers.set(k, t);
       } else {
         t.scheduled = scheduled;
@@ -173,7 +174,7 @@ export function createLiveGames(
       const out: PollerStatus[] = [];
       for (const t of trackers.values())
         if (t.sub !== null || t.status.state !== 'idle')
-          out.push(t.status.feed ? { ...t.status, feed: { ...t.status.feed } } : { ...t.status });
+          out.push(reportedStatus(t.status, t.push?.status ?? null, t.following));
       return out;
     },
     stopAll() {

@@ -31,6 +31,7 @@ import type { RawPlay } from './play-fingerprint.js';
 import { errorInfo } from './poller-status.js';
 import { checkResync, pollDue, reconciled, wantReconcile } from './push-health.js';
 import { setHealth, type PushState } from './push-state.js';
+import { follow, startFollowing, type Following } from './game-feed.js';
 import { reconcileSummary } from './summary-merge.js';
 
 /** One game this instance knows from a scoreboard: its listing, its poller and its custody. */
@@ -48,6 +49,8 @@ export interface GameTracker {
   readonly status: PollerStatus;
   /** The game's push feed; null when push is off. */
   readonly push: PushState | null;
+  /** Whether this instance stands by for the game or follows it itself, since when. */
+  following: Following;
 }
 
 type PollOutcome = 'continue' | 'stop';
@@ -91,7 +94,18 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
   function standBy(t: GameTracker): PollOutcome {
     t.custody = standByCustody(t.custody, now(), timings);
     t.status.state = 'standby';
+    t.following = follow(t.following, true, now());
+    // A pushed document is the lease holder's to diff: left pending here, it would have the
+    // poller ask for the lease again and again with no pause.
+    if (t.push) t.push.pending = false;
     return 'continue';
+  }
+
+  /** This instance holds the lease and polled (or was fed) the game. */
+  function pollSucceeded(t: GameTracker): void {
+    ctx.book.succeeded(t.status);
+    t.status.state = 'polling';
+    t.following = follow(t.following, false, now());
   }
 
   async function offer(t: GameTracker): Promise<CopyOffer | 'stored' | null> {
@@ -197,8 +211,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
         setHealth(push, checkResync(push.health, now(), intervals.summaryMs), key, logger);
         if (!pollDue(push.health, now(), push.lastPollAt, ctx.push?.reconcileMs ?? 0)) {
           // Push is healthy: the lease is renewed, the summary waits for its reconciliation.
-          ctx.book.succeeded(status);
-          status.state = 'polling';
+          pollSucceeded(t);
           return 'continue';
         }
       }
@@ -228,8 +241,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     });
     if (result.kind === 'stale') {
       logger.info({ ...key, streak: result.streak }, `stale summary ignored: ${result.reason}`);
-      ctx.book.succeeded(status);
-      status.state = 'polling';
+      pollSucceeded(t);
       return 'continue';
     }
     if (result.dirty) {
@@ -246,8 +258,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     } else {
       result.apply();
     }
-    ctx.book.succeeded(status);
-    status.state = 'polling';
+    pollSucceeded(t);
     if (status.gameState !== result.header.state) {
       status.gameState = result.header.state;
       hooks.changed();
@@ -277,6 +288,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     if (t.sub !== null || ctx.isClosed()) return;
     t.postPolls = 0;
     t.status.state = 'polling';
+    t.following = startFollowing(now());
     t.status.failures = 0;
     t.status.backoffMs = null;
     logger.info({ ...t.key }, 'summary poller started');

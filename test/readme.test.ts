@@ -104,10 +104,16 @@ const COMMANDS: Record<string, Where[]> = {
   'npx courtside op mens_scoreboard --dates 20241201 --format csv': [{ here: 'courtside op as written' }],
   'python3 examples/read_arrow.py': [{ here: 'the polars example reads the Arrow stream' }],
   'REDIS_URL=redis://localhost:6379/5 PORT=8081 npx courtside serve --upstream http://localhost:9100': [
+    {
+      here: 'several instances on one Redis, offline as written: each game pushed by one, on standby at the other',
+    },
     { file: 'test/streams/engine-redis.test.ts', contains: 'polls each game from one instance' },
     { file: 'test/server/gateway-resume.test.ts', contains: 'on either of two instances' },
   ],
   'REDIS_URL=redis://localhost:6379/5 PORT=8082 npx courtside serve --upstream http://localhost:9100': [
+    {
+      here: 'several instances on one Redis, offline as written: each game pushed by one, on standby at the other',
+    },
     { file: 'test/streams/engine-redis.test.ts', contains: 'polls each game from one instance' },
   ],
   'docker compose up --build': [
@@ -614,6 +620,13 @@ describe('README alert bot with Redis', () => {
         },
       );
       const [, serveUrl = ''] = await serve.waitForStdout(/courtside listening on (http:\/\/\S+)/);
+      // Offline means offline: push comes from the simulator named by --upstream, not ESPN's host.
+      await waitFor(
+        () => /"msg":"game now fed by push/.test(serve.stderr()),
+        30_000,
+        () => `a game fed by push from the simulator\n${serve.stderr().slice(-1500)}`,
+      );
+      expect(serve.stderr()).toContain(`discovered on the upstream ${stack.upstream.url}`);
       // `courtside serve` serves the overlay page the README sends OBS to.
       expect((await fetch(`${serveUrl}/overlay/mens/${stack.upstream.games[0]?.id ?? ''}`)).status).toBe(200);
       await waitFor(
@@ -652,6 +665,73 @@ describe('README simulator', () => {
       run.kill();
     }
   }, 60_000);
+});
+
+describe('README several instances', () => {
+  const runs: CliRun[] = [];
+  afterAll(async () => {
+    for (const r of runs) r.kill();
+    await redis?.cleanup();
+  });
+
+  it.skipIf(!redis)(
+    `several instances on one Redis, offline as written: each game pushed by one, on standby at the other${redis ? '' : ' (skipped: no Redis; set REDIS_URL)'}`,
+    async () => {
+      const start = (text: string, env: NodeJS.ProcessEnv = {}, arg = (a: string) => a): CliRun => {
+        const { env: written, argv } = parseCommand(command(text));
+        const run = runCli(argv.slice(2).map(arg), { ...written, ...env });
+        runs.push(run);
+        return run;
+      };
+      // As written, on free ports and a key prefix of this run's own.
+      const sim = start('npx courtside upstream --simulate 4 --speed 20 --port 9100', {}, (a) =>
+        a === '9100' ? '0' : a,
+      );
+      const [, port = ''] = await sim.waitForStdout(/http:\/\/127\.0\.0\.1:(\d+)/);
+      // Only the simulator's port differs from the README: `localhost` stays.
+      const simulator = README_SIMULATOR.replace('9100', port);
+      const instances = [8081, 8082].map((p) =>
+        start(
+          `REDIS_URL=redis://localhost:6379/5 PORT=${p} npx courtside serve --upstream ${README_SIMULATOR}`,
+          {
+            REDIS_URL: redis?.url ?? '',
+            COURTSIDE_PREFIX: redis?.prefix ?? '',
+            PORT: '0',
+            HOST: '127.0.0.1',
+          },
+          (a) => (a === README_SIMULATOR ? simulator : a),
+        ),
+      );
+      for (const run of instances) expect(run.child.spawnargs).toContain(simulator);
+      const urls = await Promise.all(
+        instances.map(
+          async (run) => (await run.waitForStdout(/courtside listening on (http:\/\/\S+)/))[1] ?? '',
+        ),
+      );
+      type Health = { pollers: Array<{ poller: string; gameId: string | null; state: string }> };
+      const words = async (): Promise<Map<string, string[]>> => {
+        const byGame = new Map<string, string[]>();
+        for (const url of urls) {
+          const health = (await (await fetch(`${url}/healthz`)).json()) as Health;
+          for (const p of health.pollers)
+            if (p.poller === 'summary' && p.gameId !== null)
+              byGame.set(p.gameId, [...(byGame.get(p.gameId) ?? []), p.state].sort());
+        }
+        return byGame;
+      };
+      let seen = new Map<string, string[]>();
+      await waitFor(
+        async () => {
+          seen = await words();
+          return seen.size === 4 && [...seen.values()].every((w) => w.join() === 'push,standby');
+        },
+        45_000,
+        () => `each game pushed by one instance and on standby at the other: ${JSON.stringify([...seen])}`,
+      );
+      for (const run of instances) expect(run.stderr()).not.toMatch(/ENOTFOUND|fastcast\.semfs/);
+    },
+    90_000,
+  );
 });
 
 describe('npm run demo', () => {

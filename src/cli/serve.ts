@@ -2,7 +2,8 @@ import { getHeapStatistics } from 'node:v8';
 import type { Command } from 'commander';
 import { loadConfig, type ConfigFlags } from '../daemon/config.js';
 import { createDaemon, type Daemon } from '../daemon/daemon.js';
-import { loadPushConfig, type PushConfig, type PushFlags } from '../daemon/push-config.js';
+import { loadPushConfig, type LoadedPushConfig, type PushFlags } from '../daemon/push-config.js';
+import { planPush } from '../daemon/push-plan.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { loadRuleSettings, type RuleSettings } from '../../workers/rules-file.js';
@@ -65,7 +66,10 @@ export function registerServe(program: Command): void {
       "the lower thirds' rules: the `rules` of an alert rules file, JSON or YAML (COURTSIDE_RULES; default: every rule)",
     )
     .option('--push <on|off>', "live games over FastCast, ESPN's push service (COURTSIDE_PUSH, default on)")
-    .option('--fastcast-url <url>', "FastCast's discovery URL (COURTSIDE_FASTCAST_URL, default ESPN's)")
+    .option(
+      '--fastcast-url <url>',
+      "FastCast's discovery URL (COURTSIDE_FASTCAST_URL; default ESPN's, or the --upstream's own when it is not ESPN)",
+    )
     .option(
       '--reconcile-interval <ms>',
       'summary poll of a game fed by push (COURTSIDE_RECONCILE_MS, default 15000)',
@@ -116,10 +120,10 @@ export async function runServe(
 ): Promise<Daemon | undefined> {
   let config;
   let momentRules: RuleSettings | undefined;
-  let push: PushConfig | null;
+  let push: LoadedPushConfig | null;
   try {
     config = loadConfig({ env, flags });
-    push = loadPushConfig({ env, flags });
+    push = loadPushConfig({ env, flags, upstream: config.upstream });
     const rulesFile = flags.rules ?? (env.COURTSIDE_RULES || undefined);
     if (rulesFile !== undefined) momentRules = await readMomentRules(rulesFile);
     // Before anything connects: the bus, the producer and the health check would each retry it.
@@ -130,8 +134,16 @@ export async function runServe(
   }
   const logger = createLogger({ level: config.logLevel });
   installCrashGuards(logger);
+  // One line that says what push will do: which FastCast, or that push is off and why.
+  const plan = await planPush(push, { role: config.role });
+  logger.info({ push: plan.push === null ? 'off' : plan.push.fastcastUrl }, plan.notice);
 
-  const daemon = createDaemon(config, { logger, push, ...(momentRules ? { momentRules } : {}) });
+  const daemon = createDaemon(config, {
+    logger,
+    push: plan.push,
+    pushNotice: plan.notice,
+    ...(momentRules ? { momentRules } : {}),
+  });
   try {
     await daemon.start();
   } catch (err) {

@@ -100,6 +100,13 @@ export const trackedGames = registered(
   ['league', 'state'],
 );
 
+export const gamesFed = registered(
+  Gauge,
+  'courtside_games_fed',
+  'Games whose summary poller runs on this instance, by league and how it follows them: push, polling, standby (another instance holds the game)',
+  ['league', 'source'],
+);
+
 export const eventsEmitted = registered(
   Counter,
   'courtside_events_total',

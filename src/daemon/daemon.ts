@@ -17,7 +17,7 @@ import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/eng
 import { LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
+import { gamesFed, instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
 import { polls, servesViewers } from '../core/role.js';
 import {
   createApiRoutes,
@@ -71,6 +71,8 @@ export interface DaemonOptions {
    * null: polling only. `courtside serve` turns it on unless COURTSIDE_PUSH=off (push-config.ts).
    */
   push?: PushConfig | null;
+  /** What push does, as said at start-up (push-plan.ts): shown on the home page. */
+  pushNotice?: string;
 }
 
 // SIGTERM must end the process within 5 s (orchestrators kill after that); 4.5 s leaves room to exit.
@@ -151,6 +153,8 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
   const beforeMetricsScrape = async (): Promise<void> => {
     // The budget refills with time, not with requests: read it as of the scrape.
     onDemandBudgetTokens.set(client.budget().tokens);
+    // A game's feed moves with what FastCast reports, between polls: counted as of the scrape.
+    countFeeds(engine.status());
     await depth?.refresh();
   };
   const server = servesViewers(config.role)
@@ -165,11 +169,12 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
             snapshots: engine.snapshots,
             health,
             upstream: tracker,
-            ...(options.push ? { feeds: () => feedsOf(engine.status()) } : {}),
+            feeds: () => feedsOf(engine.status()),
             auth: config.tokens.length > 0,
             logger: logger.child({ component: 'http' }),
             beforeMetricsScrape,
             role: config.role,
+            ...(options.pushNotice !== undefined ? { pushNotice: options.pushNotice } : {}),
           }),
           overlayRoute({
             moments: { rules: alertMomentRules(options.momentRules), bus },
@@ -402,6 +407,16 @@ function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): 
         listener,
       ),
   };
+}
+
+const FEED_SOURCES: ReadonlyArray<PushFeedStatus['source']> = ['push', 'polling', 'standby'];
+
+/** The games-fed gauge: the running summary pollers by league and feed, zero where none. */
+function countFeeds(statuses: readonly PollerStatus[]): void {
+  for (const league of LEAGUES) for (const source of FEED_SOURCES) gamesFed.set({ league, source }, 0);
+  for (const s of statuses)
+    if (s.feed && s.state !== 'stopped' && s.state !== 'idle')
+      gamesFed.inc({ league: s.league, source: s.feed.source });
 }
 
 /** Each game's feed from the engine's statuses, by `league:gameId`. */

@@ -8,6 +8,8 @@ import {
   type ConfigEnv,
   type ConfigField,
 } from './config-fields.js';
+import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { DEFAULT_UPSTREAM } from './config.js';
 
 /**
  * Configuration of live games over FastCast, ESPN's push service (docs/upstream.md, "FastCast").
@@ -30,6 +32,17 @@ export interface PushFlags {
   fastcastUrl?: string;
   reconcileInterval?: string | number;
 }
+
+/**
+ * Where the FastCast URL came from: ESPN's default, a setting (`--fastcast-url` or
+ * `COURTSIDE_FASTCAST_URL`), or the upstream's own discovery path, when the site API is another
+ * upstream (the simulator) and no FastCast was named.
+ */
+export type FastcastDiscovery =
+  { from: 'espn' } | { from: 'setting'; name: string } | { from: 'upstream'; upstream: string };
+
+/** The push configuration as read, with where its FastCast URL came from. */
+export type LoadedPushConfig = PushConfig & { readonly discovery: FastcastDiscovery };
 
 export const DEFAULT_FASTCAST_URL = 'https://fastcast.semfs.engsvc.go.com/public/websockethost';
 // FastCast serves ESPN's own pages: it answers browsers (their agent and ESPN's origin), unlike the
@@ -84,12 +97,28 @@ const FIELDS = {
   },
 } satisfies Record<'push' | keyof PushConfig, ConfigField<keyof PushFlags>>;
 
-/** The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source. */
-export function loadPushConfig(options: { env?: ConfigEnv; flags?: PushFlags } = {}): PushConfig | null {
-  const { values: out } = readConfigFields(FIELDS, options.env ?? process.env, options.flags ?? {});
+/**
+ * The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source.
+ * `upstream`, the site API's base URL: when it is not ESPN's and no FastCast URL is set, FastCast
+ * is looked for on that upstream (`<upstream>/public/websockethost`, as the simulator serves it),
+ * never at ESPN's host, which an offline machine cannot reach.
+ */
+export function loadPushConfig(
+  options: { env?: ConfigEnv; flags?: PushFlags; upstream?: string } = {},
+): LoadedPushConfig | null {
+  const { values: out, sources } = readConfigFields(FIELDS, options.env ?? process.env, options.flags ?? {});
   if (out.push === 'off') return null;
+  const source = sources.fastcastUrl ?? '';
+  const { upstream } = options;
+  const discovery: FastcastDiscovery = !source.endsWith('(default)')
+    ? { from: 'setting', name: source }
+    : upstream !== undefined && upstream.replace(/\/+$/, '') !== DEFAULT_UPSTREAM
+      ? { from: 'upstream', upstream: upstream.replace(/\/+$/, '') }
+      : { from: 'espn' };
   return {
-    fastcastUrl: out.fastcastUrl as string,
+    fastcastUrl:
+      discovery.from === 'upstream' ? discovery.upstream + DISCOVERY_PATH : (out.fastcastUrl as string),
+    discovery,
     userAgent: out.userAgent as string,
     origin: out.origin as string,
     reconcileMs: out.reconcileMs as number,

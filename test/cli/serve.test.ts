@@ -231,6 +231,57 @@ describe('courtside serve', () => {
     }
   });
 
+  it('offline against the simulator: finds FastCast on --upstream, says so in one line, and pushes the games', async () => {
+    upstream = await startUpstream({
+      simulate: { games: 1, seed: 2, leagues: ['mens'] },
+      logger: silentLogger,
+    });
+    running = serve(['--upstream', upstream.url, '--leagues', 'mens']);
+    const url = await running.url;
+    const notice = `push on: FastCast at ${upstream.url}/public/websockethost, discovered on the upstream ${upstream.url}`;
+    expect(running.stderr()).toContain(notice);
+    type Health = { pollers: Array<{ poller: string; state: string; feed?: { source: string } }> };
+    await waitFor(
+      async () => {
+        const health = (await (await fetch(`${url}/healthz`)).json()) as Health;
+        return health.pollers.some(
+          (p) => p.poller === 'summary' && p.state === 'push' && p.feed?.source === 'push',
+        );
+      },
+      30_000,
+      'the game fed by push',
+    );
+    // ESPN's FastCast host was never asked: an offline machine cannot resolve it.
+    expect(running.stderr()).not.toMatch(/fastcast\.semfs|ENOTFOUND|FastCast discovery failed/);
+    // The home page says it too.
+    expect(await (await fetch(`${url}/`)).text()).toContain(`P${notice.slice(1)}`);
+  });
+
+  it('against an upstream that serves no FastCast: push off for the run, in one line that names the way out', async () => {
+    upstream = await startUpstream({ simulate: { games: 1, seed: 2 }, push: false, logger: silentLogger });
+    running = serve(['--upstream', upstream.url]);
+    const url = await running.url;
+    expect(running.stderr()).toMatch(
+      /"msg":"push off: the upstream \S+ serves no FastCast \(HTTP 403 at \S+\/public\/websockethost\); every live game is polled. --fastcast-url <discovery URL> names a FastCast/,
+    );
+    type Health = { pollers: Array<{ poller: string; state: string; feed?: { reason: string } }> };
+    await waitFor(
+      async () => {
+        const health = (await (await fetch(`${url}/healthz`)).json()) as Health;
+        return health.pollers.some(
+          (p) => p.poller === 'summary' && p.state === 'polling' && p.feed?.reason === 'push off',
+        );
+      },
+      30_000,
+      'the game polled, push off',
+    );
+    expect(await (await fetch(`${url}/`)).text()).toMatch(
+      /Push off: the upstream \S+ serves no FastCast \(HTTP 403 at \S+\); every live game is polled/,
+    );
+    // Asked once at start-up, never again.
+    expect(upstream.requests.count((r) => r.path === '/public/websockethost')).toBe(1);
+  });
+
   it('refuses a bad flag, naming it, with exit code 2', async () => {
     running = serve(['--summary-interval', '10']);
     const exit = await running.exited;

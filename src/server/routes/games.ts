@@ -5,10 +5,10 @@ import { isRead, JSON_TYPE, sendBody } from './respond.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
 import type { PushFeedStatus } from '../../../streams/engine-types.js';
 
-/** How this instance feeds each game it holds (`league:gameId`): push or polling, since when. */
+/** How this instance follows each game it tracks (`league:gameId`): push, polling or standby, since when. */
 export type GameFeeds = () => ReadonlyMap<string, PushFeedStatus>;
 
-/** A live game, with how it is fed when this instance feeds it and push is on. */
+/** A live game, with how this instance follows it when this instance tracks it. */
 export type LiveGame = GameSnapshot & { feed?: PushFeedStatus };
 
 /**
@@ -22,7 +22,7 @@ export interface GamesRouteOptions {
    * a quiet night from an upstream this instance cannot reach.
    */
   upstream?: { health(): UpstreamHealth };
-  /** With push on: each game's feed, added to its entry in `/v1/games/live`. */
+  /** How this instance follows each game (push, polling, standby), added to its entry in `/v1/games/live`. */
   feeds?: GameFeeds;
 }
 

@@ -18,8 +18,10 @@ export interface HomeRouteOptions {
   upstream?: { readonly url: string; health(): UpstreamHealth };
   /** Shown under the title, so a person reaching one instance behind a balancer knows which kind. */
   role?: InstanceRole;
-  /** With push on: how each game is fed, shown beside its status. */
+  /** How this instance follows each game (push, polling, standby), shown beside its status. */
   feeds?: GameFeeds;
+  /** What push does, as the daemon said at start-up (`push on: FastCast at …`, `push off: …`). */
+  pushNotice?: string;
 }
 
 /** The documents under `docs/` a newcomer reads, most useful first (a test keeps it in step with the folder). */
@@ -88,6 +90,7 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
         : undefined,
       link: (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path),
       role: options.role,
+      pushNotice: options.pushNotice,
     });
     // The page may hold a token in its links: no cache keeps it.
     sendBody(req, res, page, {
@@ -122,6 +125,7 @@ function renderHome(view: {
   upstream: { url: string; health: UpstreamHealth } | undefined;
   link: (path: string) => string;
   role: InstanceRole | undefined;
+  pushNotice: string | undefined;
 }): string {
   const { link } = view;
   const games =
@@ -150,7 +154,8 @@ function renderHome(view: {
 <main>
 <h1>courtside <small>${esc(VERSION)}</small></h1>
 ${view.role ? `<p class="muted">Role: <strong>${esc(view.role)}</strong>${view.role === 'gateway' ? ' (serves the shared log; the pollers run elsewhere)' : ''}</p>` : ''}
-${upstreamBanner(view.upstream)}
+${view.role === 'gateway' ? '' : upstreamBanner(view.upstream, view.games)}
+${view.pushNotice === undefined ? '' : `<p class="muted">${esc(view.pushNotice.charAt(0).toUpperCase() + view.pushNotice.slice(1))}.</p>`}
 <h2>Live games</h2>
 ${games}
 ${finished}<h2>Endpoints</h2>
@@ -166,20 +171,43 @@ ${finished}<h2>Endpoints</h2>
 
 function gameRow(g: LiveGame, link: (path: string) => string): string {
   const detail = g.status.detail ?? g.status.description ?? '';
-  const status = g.feed ? `${detail} · ${g.feed.source} since ${g.feed.since.slice(11, 19)} UTC` : detail;
+  const status = g.feed ? `${detail} · ${feedLabel(g.feed)}` : detail;
   const team = (t: GameSnapshot['teams']['home']) =>
     `<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
   const path = `${g.league}/${encodeURIComponent(g.gameId)}`;
   return `<tr><td>${LEAGUE_LABEL[g.league]}</td><td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/overlay/${path}/lower-third`))}">lower third</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
 }
 
-function upstreamBanner(upstream: { url: string; health: UpstreamHealth } | undefined): string {
+/** The game's word (push, polling, standby) and since when, as its feed says. */
+function feedLabel(feed: NonNullable<LiveGame['feed']>): string {
+  const since = `since ${feed.since.slice(11, 19)} UTC`;
+  return feed.source === 'standby'
+    ? `standby ${since}: another instance feeds it`
+    : `${feed.source} ${since}`;
+}
+
+/** How many of the live games each word covers: "2 by push, 1 on standby (…)". */
+function feedCounts(games: readonly LiveGame[]): string {
+  const count = (source: string): number => games.filter((g) => g.feed?.source === source).length;
+  const parts = [
+    count('push') > 0 ? `${count('push')} by push (FastCast)` : '',
+    count('polling') > 0 ? `${count('polling')} by polling` : '',
+    count('standby') > 0 ? `${count('standby')} on standby (another instance feeds them)` : '',
+  ].filter((p) => p !== '');
+  return parts.length === 0 ? '' : ` Live games here: ${parts.join(', ')}.`;
+}
+
+function upstreamBanner(
+  upstream: { url: string; health: UpstreamHealth } | undefined,
+  games: readonly LiveGame[],
+): string {
   if (!upstream) return '';
   const { url, health } = upstream;
-  const who = `${upstreamName(url)} (<code>${esc(url)}</code>)`;
+  const name = upstreamName(url);
+  const who = `${name} (<code>${esc(url)}</code>)`;
   if (health.ok === null) return `<p class="banner wait">Waiting for the first poll of ${who}…</p>`;
   if (health.ok)
-    return `<p class="banner ok">Polling ${who}: answering since ${esc(health.since ?? '')}.</p>`;
+    return `<p class="banner ok">${name.charAt(0).toUpperCase()}${name.slice(1)} (<code>${esc(url)}</code>) answering since ${esc(health.since ?? '')}.${esc(feedCounts(games))}</p>`;
   const error = health.lastError;
   return `<p class="banner down"><strong>Cannot get live data from ${who}</strong> since ${esc(health.since ?? '')}${
     error ? `: <code>${esc(error.code)}</code> ${esc(error.message)}` : ''

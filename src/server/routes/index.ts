@@ -31,12 +31,14 @@ export function createApiRoutes(options: {
   health: HealthRouteOptions;
   /** The polls' view of the upstream, shown by `/v1/games/live` and the home page. */
   upstream?: { readonly url: string; health(): UpstreamHealth };
-  /** With push on: how each game is fed (`/v1/games/live`, the home page). */
+  /** How this instance follows each game: push, polling, standby (`/v1/games/live`, the home page). */
   feeds?: GameFeeds;
   auth?: boolean;
   logger?: Logger;
   beforeMetricsScrape?: () => Promise<void>;
   role?: InstanceRole;
+  /** What push does, as said at start-up: shown on the home page. */
+  pushNotice?: string;
 }): RouteHandler[] {
   const upstream = {
     ...(options.upstream ? { upstream: options.upstream } : {}),
@@ -56,6 +58,7 @@ export function createApiRoutes(options: {
       snapshots: options.snapshots,
       ...upstream,
       ...(options.role ? { role: options.role } : {}),
+      ...(options.pushNotice !== undefined ? { pushNotice: options.pushNotice } : {}),
     }),
   ];
 }

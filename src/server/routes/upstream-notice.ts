@@ -39,7 +39,7 @@ export function describeUpstreamFailure(upstream: string, error: unknown): strin
 }
 
 /** The innermost cause's message: the socket's own words (ENOTFOUND, ECONNREFUSED), not fetch's. */
-function rootCause(error: Error): string {
+export function rootCause(error: unknown): string {
   let current: unknown = error;
   // A few levels at most in practice; the bound only guards against a cause that points at itself.
   for (let depth = 0; depth < 5 && current instanceof Error && current.cause instanceof Error; depth++) {
