@@ -72,10 +72,13 @@ describe('push health', () => {
     expect(documentArrived(f, 90, true)).toMatchObject({ name: 'push', since: 90 });
   });
 
-  it('polling stays polling when push reports a loss before any document', () => {
+  it('polling stays polling when push reports a loss before any document, with the loss as its reason', () => {
     const h = initialPushHealth(0);
-    expect(fellBack(h, 10, 'topic 404')).toBe(h);
-    expect(resyncing(h, 10, 'mid gap')).toMatchObject({ name: 'polling', reconcileNow: true });
+    // Still polling, saying why push does not feed it; the same report twice changes nothing.
+    const f = fellBack(h, 10, 'topic 404');
+    expect(f).toEqual({ ...h, reason: 'topic 404' });
+    expect(fellBack(f, 20, 'topic 404')).toBe(f);
+    expect(resyncing(h, 10, 'mid gap')).toEqual({ ...h, reason: 'mid gap', reconcileNow: true });
   });
 
   it('a game that ended asks for its confirming polls at the normal interval', () => {
