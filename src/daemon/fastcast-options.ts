@@ -31,6 +31,7 @@ export function fastcastClientOptions(
     backoffMaxMs: FASTCAST_BACKOFF_MAX_MS,
     retryTopicMs: FASTCAST_RETRY_TOPIC_MS,
     resyncMinMs: FASTCAST_RESYNC_MIN_MS,
+    subscribeTimeoutMs: push.subscribeTimeoutMs,
     fetchDocument,
     logger,
   };
