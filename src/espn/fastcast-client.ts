@@ -1,14 +1,13 @@
 import { Agent } from 'undici';
-import WebSocket from 'ws';
-import { UpstreamPayloadError } from '../core/errors.js';
+import WebSocket, { type ClientOptions } from 'ws';
+import { UpstreamHttpError, UpstreamNetworkError, UpstreamPayloadError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } from '../core/metrics.js';
 import { Backoff } from '../core/backoff.js';
-import { discoverFastcast, fastcastSocketOptions, serviceHostOf } from './fastcast-discovery.js';
-import { readFrame, type FastcastFrame } from './fastcast-frames.js';
+import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
-import { fastcastTrust } from './fastcast-tls.js';
-import type { DocumentRequest, FetchedDocument } from './http.js';
+import { fastcastServerIdentity, fastcastTrust } from './fastcast-tls.js';
+import { readBody, type DocumentRequest, type FetchedDocument } from './http.js';
 
 /**
  * The FastCast client: one socket for every topic, discovery before each connection (its token
@@ -113,7 +112,8 @@ export function createFastcastClient(
     keepAliveTimeout: 30_000,
     ...(trust ? { connect: { ca: trust } } : {}),
   });
-  const serviceHost = serviceHostOf(options.discoveryUrl);
+  // URL keeps an IPv6 host in brackets; the name check wants the bare address.
+  const serviceHost = new URL(options.discoveryUrl).hostname.replace(/^\[(.*)\]$/, '$1');
   let serviceHostLogged = false;
   const topics = new Map<string, Topic>();
   const lastResync = new Map<string, number>();
@@ -145,6 +145,12 @@ export function createFastcastClient(
     timers.add(t);
   };
 
+  const headers = {
+    'User-Agent': options.userAgent,
+    Accept: 'application/json',
+    'Accept-Encoding': 'gzip, deflate, br',
+  };
+
   const secure = new URL(options.discoveryUrl).protocol === 'https:';
 
   async function getCheckpoint(url: string): Promise<unknown> {
@@ -156,6 +162,40 @@ export function createFastcastClient(
     });
     fastcastBytes.inc({ kind: 'checkpoint' }, bytes);
     return body;
+  }
+
+  async function getDiscovery(): Promise<unknown> {
+    const url = options.discoveryUrl;
+    const u = new URL(url);
+    let response;
+    try {
+      response = await dispatcher.request({
+        origin: u.origin,
+        path: u.pathname + u.search,
+        method: 'GET',
+        headers: { ...headers, Origin: options.origin },
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+    } catch (cause) {
+      throw new UpstreamNetworkError(url, { cause });
+    }
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw new UpstreamHttpError(response.statusCode, url);
+    }
+    const encoding = response.headers['content-encoding'];
+    const { text, bytes } = await readBody(
+      response.body,
+      Array.isArray(encoding) ? encoding[0] : encoding,
+      url,
+    );
+    fastcastBytes.inc({ kind: 'discovery' }, bytes);
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw new UpstreamPayloadError(url, 'body is not JSON', { cause });
+    }
   }
 
   const send = (frame: Record<string, unknown>): void => {
@@ -294,15 +334,20 @@ export function createFastcastClient(
   async function connect(): Promise<void> {
     if (closed || ws !== null || connecting || topics.size === 0) return;
     connecting = true;
-    let found;
+    let url: string;
+    let host: string;
     try {
-      found = await discoverFastcast({
-        discoveryUrl: options.discoveryUrl,
-        userAgent: options.userAgent,
-        origin: options.origin,
-        timeoutMs: options.timeoutMs,
-        dispatcher,
-      });
+      const found = (await getDiscovery()) as Record<string, unknown>;
+      host = typeof found.ip === 'string' ? found.ip : '';
+      const port = Number(found.securePort);
+      const token = typeof found.token === 'string' ? found.token : '';
+      if (host === '' || !Number.isInteger(port) || token === '')
+        throw new UpstreamPayloadError(
+          options.discoveryUrl,
+          'discovery answer lacks ip, securePort or token',
+        );
+      const scheme = secure ? 'wss' : 'ws';
+      url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}${socketPath(token)}`;
     } catch (error) {
       connecting = false;
       if (closed) return;
@@ -314,26 +359,14 @@ export function createFastcastClient(
     }
     connecting = false;
     if (closed) return;
-    const address = found.host;
-    const socket = new WebSocket(
-      found.socketUrl,
-      fastcastSocketOptions(secure, {
-        userAgent: options.userAgent,
-        origin: options.origin,
-        timeoutMs: options.timeoutMs,
-        address,
-        serviceHost,
-        trust,
-        onServiceHost: () => {
-          if (serviceHostLogged) return;
-          serviceHostLogged = true;
-          logger.info(
-            { address, serviceHost },
-            "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
-          );
-        },
-      }),
-    );
+    // `ws` writes Upgrade, Host, Sec-WebSocket-Key and Sec-WebSocket-Version with exactly these
+    // capitals, which FastCast requires; permessage-deflate is not offered.
+    const socket = new WebSocket(url, {
+      headers: { 'User-Agent': options.userAgent, Origin: options.origin },
+      perMessageDeflate: false,
+      handshakeTimeout: options.timeoutMs,
+      ...(url.startsWith('wss:') ? socketTls(host) : {}),
+    });
     ws = socket;
     socket.on('open', () => send({ op: 'C' }));
     socket.on('message', (data) => onFrame(String(data)));
@@ -344,6 +377,30 @@ export function createFastcastClient(
     });
     socket.on('error', (error) => dropSocket('error', error.message));
     socket.on('close', (code) => dropSocket('closed', `closed with code ${code}`));
+  }
+
+  /**
+   * The socket's TLS: the chain verified as always (rejectUnauthorized stays on), the name check
+   * widened to the discovery host (fastcast-tls.ts). No SNI is sent for an IP, as `ws` and
+   * browsers do (SNI carries host names only): clients sending none are the ones that were seen
+   * served a certificate naming ESPN's service host, and asking that IP for the discovery host
+   * by name could select another certificate or draw an `unrecognized_name` refusal.
+   */
+  function socketTls(address: string): ClientOptions {
+    const check = fastcastServerIdentity(address, serviceHost, () => {
+      if (serviceHostLogged) return;
+      serviceHostLogged = true;
+      logger.info(
+        { address, serviceHost },
+        "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
+      );
+    });
+    return {
+      rejectUnauthorized: true,
+      ...(trust ? { ca: trust } : {}),
+      // `ws` hands this to tls.connect as is; its typings describe an older, boolean form.
+      checkServerIdentity: check as unknown as ClientOptions['checkServerIdentity'],
+    };
   }
 
   return {
