@@ -94,6 +94,13 @@ describe('courtside doctor', () => {
       /wrapped as \{"pl": document\}/,
     ],
     [
+      'inflate-bomb',
+      // Just over the 16 MiB that courtside inflates a payload to, so that the test stays small.
+      { fastcastFaults: `inflate-bomb=${16 * 1024 * 1024 + 1024}` },
+      'fastcast-frames',
+      /patch frame\(s\) did not decode \(.*inflates past 16 MiB/,
+    ],
+    [
       'batched-frames',
       { fastcastFaults: 'batched-frames' },
       'fastcast-frames',
