@@ -273,7 +273,7 @@ function frames(f: ProbeFindings): CheckResult {
   };
   if (issues.length > 0)
     return result('fastcast-frames', 'fail', `in ${seconds} s: ${issues.join('; ')}`, {
-      fix: 'courtside copes at the cost of some polling (docs/upstream.md, "FastCast as it misbehaves"); a capture of the topic helps a bug report',
+      fix: 'courtside copes at the cost of some polling (docs/upstream.md, "courtside doctor"); a capture of the topic helps a bug report',
       data,
     });
   const ofTopic = log.received.filter(
