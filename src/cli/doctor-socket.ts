@@ -132,8 +132,6 @@ export interface Received {
   readonly frame: FastcastFrame;
   /** ms, the doctor's clock. */
   readonly at: number;
-  /** Came in a message that held several frames (a JSON list). */
-  readonly inList: boolean;
 }
 
 /** Every message of the socket, kept; `wait` resolves on a frame that matches (or undefined at the deadline). */
@@ -159,9 +157,9 @@ export function logFrames(ws: WebSocket, now: () => number): FrameLog {
   let closedWith: string | undefined;
   let lastHeard = now();
   ws.on('ping', () => (lastHeard = now()));
-  const add = (frame: FastcastFrame, inList: boolean): void => {
+  const add = (frame: FastcastFrame): void => {
     lastHeard = now();
-    const r = { frame, at: now(), inList };
+    const r = { frame, at: now() };
     received.push(r);
     for (const fn of listeners) fn(r);
   };
@@ -174,9 +172,8 @@ export function logFrames(ws: WebSocket, now: () => number): FrameLog {
       return;
     }
     unreadable += read.invalid;
-    const inList = read.frames.length + read.invalid > 1 || String(data).trimStart().startsWith('[');
-    if (inList) lists++;
-    for (const frame of read.frames) add(frame, inList);
+    if (String(data).trimStart().startsWith('[')) lists++;
+    for (const frame of read.frames) add(frame);
   });
   ws.on('close', (code) => (closedWith ??= `closed with code ${code}`));
   ws.on('error', (error) => (closedWith ??= error.message));
