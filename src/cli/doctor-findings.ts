@@ -256,7 +256,7 @@ function frames(f: ProbeFindings): CheckResult {
         ? 'all on parts courtside does not read, so skipped'
         : `${read} on parts courtside reads, each costing a fresh checkpoint`;
     issues.push(
-      `${absent.length} operation(s) remove or replace keys the document lacks (${paths}): ${where}`,
+      `${absent.length} operation(s) do not apply: they remove or replace keys the document lacks (${paths}): ${where}`,
     );
   }
   const others = w.failedOps.length - absent.length;

@@ -144,7 +144,7 @@ describe('courtside doctor', () => {
       'badpatch',
       { faults: 'badpatch=1' },
       'fastcast-frames',
-      /operation\(s\) remove or replace keys the document lacks \(\/plays\/\S+\): \d+ on parts courtside reads, each costing a fresh checkpoint/,
+      /operation\(s\) do not apply: they remove or replace keys the document lacks \(\/plays\/\S+\): \d+ on parts courtside reads, each costing a fresh checkpoint/,
     ],
     ['dropsocket', { faults: 'dropsocket=1' }, 'fastcast-frames', /the socket ended/],
     [
