@@ -180,6 +180,21 @@ describe('courtside doctor', () => {
     expect(none.exitCode).toBe(0);
   });
 
+  it('with push off: the FastCast checks are skipped and not needed, even against a FastCast that is down', async () => {
+    const up = await simulator({ fastcastFaults: 'discovery-down' });
+    const d = await doctor(up, { push: 'off' });
+    const fastcast = d.results.filter((r) => r.check.startsWith('fastcast-') || r.check === 'push-lag');
+    expect(fastcast).toHaveLength(8);
+    for (const r of fastcast)
+      expect(r).toMatchObject({
+        verdict: 'skip',
+        needed: false,
+        detail: expect.stringMatching(/push is off/),
+      });
+    expect(d.text).toMatch(/^courtside doctor: upstream \S+, FastCast off$/m);
+    expect(d.exitCode).toBe(0);
+  });
+
   it('with no live game: the subscription is a warning naming --game, the connection is still checked', async () => {
     const up = await simulator({ simulate: { games: 0, seed: 1 } });
     const d = await doctor(up, { seconds: '1' });
