@@ -187,8 +187,11 @@ export async function recordPushCommand(flags: RecordPushFlags, leagues: readonl
         `--seconds: "${flags.seconds}" is invalid; expected a number of seconds > 0`,
       );
   }
+  // FastCast is looked for where `serve` would look with the same upstream, never at ESPN's host
+  // when the recording is of another upstream (the simulator).
   const push = loadPushConfig({
     flags: { push: 'on', ...(flags.fastcastUrl !== undefined ? { fastcastUrl: flags.fastcastUrl } : {}) },
+    upstream: flags.upstream ?? process.env.COURTSIDE_UPSTREAM ?? DEFAULT_UPSTREAM,
   }) as PushConfig;
   const logger = createLogger({ name: 'courtside-record' });
   // Ctrl-C ends the recording, not the process: the capture gets its last line and is closed.

@@ -9,6 +9,7 @@ import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
 import { readCaptureFile } from '../espn/fastcast-capture.js';
 import { createCaptureGame } from './capture-game.js';
 import { captureTimeline, createCaptureClock } from './capture-timeline.js';
+import { FastcastFaults } from './fastcast-faults.js';
 import { createFastcast } from './fastcast-server.js';
 import { createPushReplay } from './fastcast-replay.js';
 import { Faults } from './faults.js';
@@ -34,6 +35,8 @@ export type {
   EspnRules,
 } from './types.js';
 export { parseFaultSpec } from './faults.js';
+export { FASTCAST_FAULTS, parseFastcastFaults } from './fastcast-faults.js';
+export type { FastcastFault, FastcastFaultName } from './fastcast-faults.js';
 export { generateFinishedSummary } from './synthetic-game.js';
 
 // Tip-offs five minutes apart make an evening's slate: the games are at different stages at once.
@@ -116,10 +119,15 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     throw new InvalidOptionsError(
       `espnRules: "${String(espnRules)}" is invalid; expected ${ESPN_RULES.join(' or ')}`,
     );
+  const pushFaults = new FastcastFaults(options.fastcastFaults);
+  await pushFaults.prepare();
   const fastcast =
     options.push === false
       ? undefined
-      : createFastcast({ games, faults, clock, logger, ...(replay ? { replay } : {}) }, options.fastcast);
+      : createFastcast(
+          { games, faults, pushFaults, clock, logger, ...(replay ? { replay } : {}) },
+          options.fastcast,
+        );
   const sim = createSimulatorServer({
     store,
     games,
@@ -128,6 +136,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     clock,
     logger,
     espnRules,
+    blockEveryAgent: pushFaults.has('waf'),
     ...(fastcast ? { fastcast } : {}),
   });
   const host = options.host ?? '127.0.0.1';
