@@ -176,7 +176,7 @@ export const instanceRole = registered(
 export const fastcastFrames = registered(
   Counter,
   'courtside_fastcast_frames_total',
-  'FastCast frames received, by op (C, S, H, R, P, I, B, other)',
+  'FastCast messages received, by op (C, S, H, R, P, I, B, M, U, other)',
   ['op'],
 );
 
@@ -204,6 +204,45 @@ export const fastcastReconnects = registered(
   Counter,
   'courtside_fastcast_reconnects_total',
   'FastCast connections opened again, by reason (closed, silent, refused, error)',
+  ['reason'],
+);
+
+export const fastcastSkippedOps = registered(
+  Counter,
+  'courtside_fastcast_skipped_operations_total',
+  'FastCast patch operations that failed on a part of the document courtside does not read and were skipped, by part (odds, pickcenter, ..., other)',
+  ['part'],
+);
+
+export const fastcastNoTopic = registered(
+  Counter,
+  'courtside_fastcast_no_topic_total',
+  'FastCast subscriptions answered without a checkpoint (H) in time: the game stays on polling and is subscribed again later',
+);
+
+export const fastcastOversize = registered(
+  Counter,
+  'courtside_fastcast_oversize_payloads_total',
+  'FastCast payloads refused for their size: a frame over the socket limit (frame) or a compressed patch inflating past 16 MiB (inflated)',
+  ['kind'],
+);
+
+export const fastcastUnknownOps = registered(
+  Counter,
+  'courtside_fastcast_unknown_ops_total',
+  'FastCast frames with an op courtside does not know (ignored)',
+);
+
+export const fastcastMaintenance = registered(
+  Counter,
+  'courtside_fastcast_maintenance_total',
+  'FastCast maintenance (M) messages: the socket is closed and opened again after a backoff',
+);
+
+export const fastcastCheckpointFailures = registered(
+  Counter,
+  'courtside_fastcast_checkpoint_failures_total',
+  'FastCast checkpoints not used, by reason (download, not_object, bad_wrapper, no_header, other_game)',
   ['reason'],
 );
 

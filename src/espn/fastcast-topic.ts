@@ -1,11 +1,13 @@
-import fjp from 'fast-json-patch';
-import { fastcastApplyErrors, fastcastPushLag } from '../core/metrics.js';
+import { fastcastApplyErrors, fastcastPushLag, fastcastSkippedOps } from '../core/metrics.js';
 import { decodePatchPayload, type FastcastFrame, type PatchOperation } from './fastcast-frames.js';
+import { applyBatch, type SkippedOperation } from './fastcast-patch.js';
+import { unreadPartLabel } from './summary-parts.js';
 
 /**
  * One subscribed topic's document on the client side: the checkpoint, then the patches in `mid`
- * order. A gap in `mid`, a payload that does not decode or a patch that does not apply makes the
- * topic ask for a fresh checkpoint; the document it had is never changed in part.
+ * order. A gap in `mid`, a payload that does not decode or a patch that does not apply to a part
+ * courtside reads makes the topic ask for a fresh checkpoint; the document it had is never changed
+ * in part. An operation failing on a part courtside does not read is skipped (fastcast-patch.ts).
  *
  * Patch frames that arrive together (one read of the socket, typically) are applied as one batch
  * to one copy of the document, and the listener hears of the batch once: the copy costs a few
@@ -30,6 +32,8 @@ export interface TopicHooks {
   resync(reason: ResyncReason, detail: string): void;
   /** Downloads a checkpoint. */
   fetchCheckpoint(url: string): Promise<unknown>;
+  /** Operations skipped in a batch that applied (they failed on parts courtside does not read). */
+  skipped?(ops: readonly SkippedOperation[]): void;
   /** Runs `fn` once the frames already read have been handled (coalescing, never a timer). */
   soon(fn: () => void): void;
   now(): number;
@@ -93,17 +97,20 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
         return;
       }
     }
-    let next: unknown = doc;
     if (ops.length > 0) {
-      try {
-        // A copy takes the whole batch: a failing operation leaves the document as it was.
-        next = fjp.applyPatch(structuredClone(doc), ops as fjp.Operation[], true, true).newDocument;
-      } catch (error) {
-        resync('bad_patch', (error as Error).message.split('\n')[0] ?? 'patch does not apply');
+      // A copy takes the whole batch: an operation failing on a part courtside reads leaves the
+      // document as it was.
+      const result = applyBatch(doc, ops);
+      if (!result.ok) {
+        resync('bad_patch', result.error);
         return;
       }
+      if (result.skipped.length > 0) {
+        for (const s of result.skipped) fastcastSkippedOps.inc({ part: unreadPartLabel(s.part) });
+        hooks.skipped?.(result.skipped);
+      }
+      doc = result.doc;
     }
-    doc = next;
     hooks.document({ doc, ts, patches: fromCheckpoint ? 0 : frames.length });
   };
 

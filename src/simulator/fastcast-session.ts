@@ -26,8 +26,11 @@ export interface SessionDeps {
   now(): number;
 }
 
-// An operation that cannot apply: its path names a member no summary has.
-const UNAPPLIABLE: readonly PatchOperation[] = [{ op: 'remove', path: '/__courtside_simulator_missing/0' }];
+// An operation that cannot apply: its path names a play no summary has. It lands in a part of the
+// document courtside reads (the plays), where a failed operation is never skipped.
+const UNAPPLIABLE: readonly PatchOperation[] = [
+  { op: 'remove', path: '/plays/__courtside_simulator_missing' },
+];
 
 export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession {
   const sid = randomUUID();

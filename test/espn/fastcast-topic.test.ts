@@ -5,6 +5,8 @@ import {
   type PatchOperation,
 } from '../../src/espn/fastcast-frames.js';
 import { createTopic, type ResyncReason, type TopicDocument } from '../../src/espn/fastcast-topic.js';
+import type { SkippedOperation } from '../../src/espn/fastcast-patch.js';
+import { fastcastSkippedOps } from '../../src/core/metrics.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- documents are free-form JSON */
 
@@ -16,9 +18,11 @@ import { createTopic, type ResyncReason, type TopicDocument } from '../../src/es
 function topic(checkpoint: unknown) {
   const docs: TopicDocument[] = [];
   const resyncs: ResyncReason[] = [];
+  const skipped: SkippedOperation[] = [];
   const t = createTopic('gp-basketball-nba-1', {
     document: (u) => docs.push(u),
     resync: (reason) => resyncs.push(reason),
+    skipped: (ops) => skipped.push(...ops),
     fetchCheckpoint: () => Promise.resolve(structuredClone(checkpoint)),
     soon: (fn) => setImmediate(fn),
     now: () => 0,
@@ -31,7 +35,7 @@ function topic(checkpoint: unknown) {
   };
   const i = (): void => t.frame({ op: 'I', tc: t.name, mid: ++mid, pl: '0' });
   const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
-  return { t, docs, resyncs, h, p, i, tick };
+  return { t, docs, resyncs, skipped, h, p, i, tick };
 }
 
 describe('a FastCast topic', () => {
@@ -55,21 +59,54 @@ describe('a FastCast topic', () => {
     expect(s.docs[1]).toEqual({ doc: { a: [3], b: { c: 9, m: 1 }, z: 1 }, ts: 1, patches: 2 });
   });
 
-  it('a patch that does not apply leaves the document as it was and asks for a fresh checkpoint', async () => {
-    const s = topic({ a: [1] });
+  it('a patch that does not apply to a part courtside reads leaves the document as it was and asks for a fresh checkpoint', async () => {
+    const s = topic({ plays: [1], odds: { spread: 1 } });
     s.h();
     await s.tick();
     await s.tick();
     const before = s.t.doc as any;
     s.p([
-      { op: 'add', path: '/a/-', value: 2 },
-      { op: 'remove', path: '/missing' },
+      { op: 'add', path: '/plays/-', value: 2 },
+      { op: 'remove', path: '/odds/missing' },
+      { op: 'remove', path: '/plays/7' },
     ]);
     await s.tick();
     expect(s.resyncs).toEqual(['bad_patch']);
-    expect(before).toEqual({ a: [1] });
+    expect(before).toEqual({ plays: [1], odds: { spread: 1 } });
     expect(s.t.doc).toBe(before);
     expect(s.t.phase).toBe('subscribing');
+  });
+
+  it('an operation failing on a part courtside does not read is skipped and counted; the rest of the batch applies', async () => {
+    const counted = async (part: string): Promise<number> =>
+      (await fastcastSkippedOps.get()).values.find((v) => v.labels.part === part)?.value ?? 0;
+    const odds = await counted('odds');
+    const pickcenter = await counted('pickcenter');
+    const s = topic({ plays: [1], odds: { spread: 1 }, pickcenter: [] });
+    s.h();
+    await s.tick();
+    await s.tick();
+    s.p([
+      { op: 'remove', path: '/odds/overUnder' },
+      { op: 'add', path: '/plays/-', value: 2 },
+    ]);
+    s.p([
+      { op: 'replace', path: '/pickcenter/3/line', value: 5 },
+      { op: 'replace', path: '/odds/spread', value: 2 },
+    ]);
+    await s.tick();
+    expect(s.resyncs).toEqual([]);
+    expect(s.docs.at(-1)).toEqual({
+      doc: { plays: [1, 2], odds: { spread: 2 }, pickcenter: [] },
+      ts: 1,
+      patches: 2,
+    });
+    expect(s.skipped.map((o) => [o.part, o.op, o.path])).toEqual([
+      ['odds', 'remove', '/odds/overUnder'],
+      ['pickcenter', 'replace', '/pickcenter/3/line'],
+    ]);
+    expect(await counted('odds')).toBe(odds + 1);
+    expect(await counted('pickcenter')).toBe(pickcenter + 1);
   });
 
   it('a mid gap asks for a fresh checkpoint; I frames consume a mid; frames before the next H are dropped', async () => {
