@@ -1,21 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deflateBomb } from '../support/deflate-bomb.js';
 import { startLookalike } from '../support/fastcast-lookalike.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
-import {
-  anomalies,
-  awaitCopies,
-  delays,
-  heldOutGame,
-  quantile,
-  replayCopies,
-  watch,
-} from './push-acceptance-helpers.js';
+import { startDaemonProcess } from '../support/daemon-process.js';
+import { awaitCopies, heldOutGame, replayCopies } from '../support/game-copies.js';
+import { anomalies, delays, quantile, watch } from '../support/play-viewer.js';
 
 /**
  * A compressed frame of about 1 MB that inflates to 1 GiB, checked from outside: the daemon runs
@@ -26,7 +16,6 @@ import {
  * summary showing it, nothing lost, repeated, updated or removed.
  */
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // A recorded final (about 2 h 40 min of wallclock) played in about 30 s.
 const SPEED = 320;
 const CDN_LAG_MS = 3_000;
@@ -45,40 +34,6 @@ const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-/** The peak and current resident set of a process, MB, from /proc. */
-function memoryOf(pid: number): { peakMb: number; nowMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return { peakMb: Math.round(kb('VmHWM') / 1024), nowMb: Math.round(kb('VmRSS') / 1024) };
-}
-
-/** `courtside serve` as a child process; resolves with its URL once it listens. */
-async function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
-  // The test chooses the bus and the push settings: nothing inherited.
-  for (const k of Object.keys(env)) if (k.startsWith('COURTSIDE_') || k === 'REDIS_URL') delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  cleanup.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /courtside listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening:\n${err}`)));
-  });
-  return { child, url };
-}
 
 describe('the look-alike’s bomb', () => {
   it('reaches deflate’s best ratio: 1 GiB of JSON in about 1 MB, built without holding it', async () => {
@@ -103,12 +58,12 @@ describe.skipIf(!HAVE_FIXTURES || !file)(
         games: [{ gameId: copies.ids.healthy! }, { gameId: copies.ids.bomb!, bombAt: BOMB_AT }],
         sites: ['push'],
         cdnLagMs: CDN_LAG_MS,
-        pollMs: 100,
+        pollMs: 250,
         bombBytes: BOMB_BYTES,
         seed: 11,
       });
       cleanup.push(() => look.close());
-      const { child, url } = await serve([
+      const daemon = await startDaemonProcess([
         '--port',
         '0',
         '--host',
@@ -124,10 +79,11 @@ describe.skipIf(!HAVE_FIXTURES || !file)(
         '--log-level',
         'silent',
       ]);
-      const viewer = await watch(url);
+      cleanup.push(() => daemon.kill());
+      const viewer = await watch(daemon.url);
       cleanup.push(() => viewer.close());
       await awaitCopies(viewer, copies, CDN_LAG_MS);
-      const memory = memoryOf(child.pid!);
+      const memory = daemon.memory();
 
       const bombStats = look.games[copies.ids.bomb!]!.stats;
       const byPoll = CDN_LAG_MS + SUMMARY_INTERVAL_MS + POLL_SLACK_MS;
@@ -156,7 +112,7 @@ describe.skipIf(!HAVE_FIXTURES || !file)(
       // The bombs were sent to a subscriber.
       expect(bombStats.bombs).toBeGreaterThanOrEqual(1);
       expect.soft(memory.peakMb, 'the daemon’s peak resident set, MB').toBeLessThan(RSS_LIMIT_MB);
-      expect(child.exitCode).toBeNull();
+      expect(daemon.child.exitCode).toBeNull();
     });
   },
 );

@@ -6,17 +6,8 @@ import { testDaemonConfig } from '../support/daemon-config.js';
 import { startLookalike, type Lookalike, type LookalikeOptions } from '../support/fastcast-lookalike.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
-import {
-  anomalies,
-  awaitCopies,
-  delays,
-  heldOutGame,
-  quantile,
-  replayCopies,
-  watch,
-  type GameCopies,
-  type Viewer,
-} from './push-acceptance-helpers.js';
+import { awaitCopies, heldOutGame, replayCopies, type GameCopies } from '../support/game-copies.js';
+import { anomalies, delays, quantile, watch, type Viewer } from '../support/play-viewer.js';
 
 /**
  * Push as it meets FastCast's oddities, checked from outside: the look-alike of
@@ -72,7 +63,7 @@ async function run(
     games: games(copies.ids),
     sites: ['push'],
     cdnLagMs: CDN_LAG_MS,
-    pollMs: 100,
+    pollMs: 250,
     seed: 7,
     variant,
   });
