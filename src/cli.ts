@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   watch: async () => (await import('./cli/watch.js')).registerWatch,
   record: async () => (await import('./cli/record.js')).registerRecord,
   demo: async () => (await import('./cli/demo.js')).registerDemo,
+  doctor: async () => (await import('./cli/doctor.js')).registerDoctor,
 };
 
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {

@@ -1,4 +1,5 @@
 import { connectRedis } from '../bus/redis-connection.js';
+import { parseRedisUrl, type RedisTopology } from '../bus/redis-url.js';
 import { CourtsideError } from '../core/errors.js';
 import { redactUrl } from '../daemon/config.js';
 
@@ -22,8 +23,23 @@ export class RedisUnreachableError extends CourtsideError {
   }
 }
 
+/** What a Redis answered: how it is reached, and the server's own word on its version and mode. */
+export interface RedisProbe {
+  readonly topology: RedisTopology;
+  /** `redis_version` of the node that answered, when its INFO gave one. */
+  readonly version: string | undefined;
+  /** `redis_mode` (standalone, cluster) of that node, when given. */
+  readonly mode: string | undefined;
+}
+
 /** Resolves once Redis at `url` answers a PING; throws `RedisUnreachableError` otherwise. */
 export async function checkRedis(url: string, timeoutMs = CHECK_TIMEOUT_MS): Promise<void> {
+  await probeRedis(url, timeoutMs);
+}
+
+/** `checkRedis`, and the server's version and mode from `INFO server`. */
+export async function probeRedis(url: string, timeoutMs = CHECK_TIMEOUT_MS): Promise<RedisProbe> {
+  const { topology } = parseRedisUrl(url);
   const redis = connectRedis(url, {
     name: 'courtside-check',
     lazyConnect: true,
@@ -41,7 +57,16 @@ export async function checkRedis(url: string, timeoutMs = CHECK_TIMEOUT_MS): Pro
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([redis.connect().then(() => redis.ping()), timeout]);
+    const info = await Promise.race([
+      redis
+        .connect()
+        .then(() => redis.ping())
+        .then(() => redis.info('server')),
+      timeout,
+    ]);
+    const field = (name: string): string | undefined =>
+      new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim() || undefined;
+    return { topology, version: field('redis_version'), mode: field('redis_mode') };
   } catch (err) {
     const cause = first ?? err;
     throw new RedisUnreachableError(url, cause instanceof Error ? cause.message : String(cause), { cause });

@@ -3,6 +3,7 @@ import { isLeague } from '../core/leagues.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream } from '../simulator/index.js';
+import { FASTCAST_FAULTS, parseFastcastFaults } from '../simulator/fastcast-faults.js';
 import { fixturesProblem } from '../simulator/fixture-store.js';
 import { ESPN_RULES, type EspnRules, type UpstreamOptions } from '../simulator/types.js';
 import { fail } from './fail.js';
@@ -19,6 +20,7 @@ interface UpstreamFlags {
   seed: string;
   speed: string;
   faults?: string;
+  fastcastFaults?: string;
   leagues?: string;
   espnRules?: string;
   push?: string;
@@ -32,6 +34,7 @@ Examples:
   $ courtside upstream --fixtures recordings
   $ courtside op mens_summary --event-id 401585607 --format raw --out game.json   # a finished game, from ESPN
   $ courtside upstream --replay game.json --speed 60
+  $ courtside upstream --simulate 2 --fastcast-faults "no-h@900000001,absent-keys=10"   # FastCast as ESPN misbehaves
 Then point the client at it: COURTSIDE_UPSTREAM=<printed URL> courtside op mens_scoreboard --format raw`;
 
 // Same bound as `serve`: a stuck close must not keep a supervisor's stop waiting.
@@ -66,6 +69,16 @@ export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions 
     options.fixturesDir = flags.fixtures;
   }
   if (flags.faults) options.faults = flags.faults;
+  if (flags.fastcastFaults !== undefined) {
+    try {
+      options.fastcastFaults = parseFastcastFaults(flags.fastcastFaults);
+    } catch (error) {
+      throw new CourtsideError(
+        'INVALID_OPTIONS',
+        `--fastcast-faults: ${(error as Error).message.replace(/^fastcastFaults: /, '')}`,
+      );
+    }
+  }
   if (flags.push !== undefined && flags.push !== 'on' && flags.push !== 'off') {
     throw new CourtsideError('INVALID_OPTIONS', `--push: "${flags.push}" is invalid; expected on or off`);
   }
@@ -111,6 +124,10 @@ export function registerUpstream(program: Command): void {
     .option(
       '--faults <spec>',
       'fault probabilities, e.g. "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,insert=0.05,rescore=0.05,latency=200"',
+    )
+    .option(
+      '--fastcast-faults <spec>',
+      `FastCast behaviours, name[=value][@game] comma-separated: ${FASTCAST_FAULTS.join(', ')} (docs/upstream.md)`,
     )
     .option(
       '--espn-rules <rules>',

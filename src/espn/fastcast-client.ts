@@ -1,19 +1,41 @@
 import { Agent } from 'undici';
 import WebSocket, { type ClientOptions } from 'ws';
-import { UpstreamHttpError, UpstreamNetworkError, UpstreamPayloadError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { fastcastBytes, fastcastFrames, fastcastReconnects, fastcastResyncs } from '../core/metrics.js';
+import {
+  fastcastBytes,
+  fastcastFrames,
+  fastcastMaintenance,
+  fastcastNoTopic,
+  fastcastOversize,
+  fastcastReconnects,
+  fastcastResyncs,
+  fastcastUnknownOps,
+} from '../core/metrics.js';
 import { Backoff } from '../core/backoff.js';
-import { readFrame, socketPath, type FastcastFrame } from './fastcast-frames.js';
+import { discover } from './fastcast-discovery.js';
+import {
+  MAX_PAYLOAD_BYTES,
+  readFrames,
+  socketPath,
+  type FastcastFrame,
+  type TokenForm,
+} from './fastcast-frames.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
-import { fastcastServerIdentity, fastcastTrust } from './fastcast-tls.js';
-import { readBody, type DocumentRequest, type FetchedDocument } from './http.js';
+import { fastcastSocketTls, fastcastTrust } from './fastcast-tls.js';
+import { fetchCheckpoint } from './fastcast-checkpoint-fetch.js';
+import type { DocumentRequest, FetchedDocument } from './http.js';
 
 /**
  * The FastCast client: one socket for every topic, discovery before each connection (its token
  * is short-lived), the `C`/`S` handshake, checkpoints, patches (fastcast-topic.ts), heartbeats
  * and reconnection with jittered backoff. It only reports what it knows: which topic has a
  * document and which one lost it; the engine decides what to poll.
+ *
+ * Nothing a server sends can hold a topic, the memory or the process: a subscription answered
+ * without a checkpoint in `subscribeTimeoutMs` is "no topic" and asked for again with backoff; a
+ * checkpoint is checked before use (fastcast-checkpoint.ts); frames and inflated patches are
+ * capped at 16 MiB; `M` (maintenance) closes the socket until a backoff ends; unknown ops are
+ * counted and ignored.
  */
 
 export interface FastcastClientOptions {
@@ -34,6 +56,12 @@ export interface FastcastClientOptions {
   readonly backoffMaxMs: number;
   /** A topic answered 404 is asked for again after this long. */
   readonly retryTopicMs: number;
+  /**
+   * A subscription that brings no checkpoint (`H`) within this long counts as "no topic" (FastCast
+   * can answer `S` with 200 for a topic that does not exist yet): the topic is asked for again
+   * after a backoff starting at `retryTopicMs`. Default 10 s.
+   */
+  readonly subscribeTimeoutMs?: number;
   /** Fresh checkpoints of one topic at most this often (a patch that keeps failing must not loop). */
   readonly resyncMinMs: number;
   /**
@@ -51,7 +79,7 @@ export interface FastcastClientOptions {
   readonly random?: () => number;
 }
 
-export type TopicLoss = ResyncReason | 'topic_404' | 'socket_closed' | 'resync_storm';
+export type TopicLoss = ResyncReason | 'topic_404' | 'no_topic' | 'socket_closed' | 'resync_storm';
 
 export interface ResyncLimit {
   readonly count: number;
@@ -82,24 +110,19 @@ export interface FastcastClient {
   close(): Promise<void>;
 }
 
-// The ops counted by name in the frames metric; anything else is counted as `other`.
-const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B']);
+export const DEFAULT_SUBSCRIBE_TIMEOUT_MS = 10_000;
+
+// The ops counted by name in the frames metric; anything else is counted as `other`, and unknown.
+const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B', 'M', 'U']);
+// After a maintenance message the service is away for a while: asking again as soon as after a
+// dropped socket would meet the same maintenance, so its backoff starts this many times higher.
+const MAINTENANCE_BACKOFF_FACTOR = 10;
+// "No topic" retries back off up to this many times `retryTopicMs`.
+const NO_TOPIC_BACKOFF_FACTOR = 10;
 // What FastCast announces; used until its own `C` answer says otherwise.
 const DEFAULT_HBI_SECONDS = 30;
 
-/**
- * Throws `UpstreamPayloadError` when FastCast is reached over TLS (`secure`) and the checkpoint is
- * not: the checkpoint is the game's whole document, so one named over a TLS socket and fetched in
- * the clear could be rewritten by anyone on the path. (Any other scheme is refused by the download
- * itself, `getDocument`.)
- */
-export function checkCheckpointUrl(secure: boolean, url: string): void {
-  if (secure && !/^https:\/\//i.test(url))
-    throw new UpstreamPayloadError(
-      url,
-      'checkpoint URL is not https:// although FastCast is reached over https://',
-    );
-}
+export { checkCheckpointUrl } from './fastcast-checkpoint-fetch.js';
 
 export function createFastcastClient(
   options: FastcastClientOptions,
@@ -115,12 +138,16 @@ export function createFastcastClient(
   // URL keeps an IPv6 host in brackets; the name check wants the bare address.
   const serviceHost = new URL(options.discoveryUrl).hostname.replace(/^\[(.*)\]$/, '$1');
   let serviceHostLogged = false;
+  const subscribeTimeoutMs = options.subscribeTimeoutMs ?? DEFAULT_SUBSCRIBE_TIMEOUT_MS;
   const topics = new Map<string, Topic>();
   const lastResync = new Map<string, number>();
   const resyncLimit = options.resyncLimit ?? DEFAULT_RESYNC_LIMIT;
   // Each topic's recent resyncs (ms), and the topics left alone until their pause ends.
   const recentResyncs = new Map<string, number[]>();
   const paused = new Set<string>();
+  // The subscription each topic waits on an `H` for (a count per topic), and its "no topic" backoff.
+  const awaitingH = new Map<string, number>();
+  const noTopicBackoff = new Map<string, Backoff>();
   const timers = new Set<NodeJS.Timeout>();
   let ws: WebSocket | null = null;
   let sid: string | null = null;
@@ -129,12 +156,18 @@ export function createFastcastClient(
   let closed = false;
   let connecting = false;
   let heartbeat: NodeJS.Timeout | null = null;
+  // The token's form this server accepted (null: not known yet), and the form to try next.
+  let acceptedForm: TokenForm | null = null;
+  let nextForm: TokenForm = 'given';
+  const random = options.random ? { random: options.random } : {};
 
   // Jittered exponential backoff between connections; a `C` answered resets it.
-  const backoff = new Backoff({
-    baseMs: options.backoffBaseMs,
+  const backoff = new Backoff({ baseMs: options.backoffBaseMs, maxMs: options.backoffMaxMs, ...random });
+  // After `M`: reset by a document only, since a server in maintenance may still answer `C`.
+  const maintenanceBackoff = new Backoff({
+    baseMs: Math.min(options.backoffMaxMs, options.backoffBaseMs * MAINTENANCE_BACKOFF_FACTOR),
     maxMs: options.backoffMaxMs,
-    ...(options.random ? { random: options.random } : {}),
+    ...random,
   });
 
   const later = (ms: number, fn: () => void): void => {
@@ -145,58 +178,14 @@ export function createFastcastClient(
     timers.add(t);
   };
 
-  const headers = {
-    'User-Agent': options.userAgent,
-    Accept: 'application/json',
-    'Accept-Encoding': 'gzip, deflate, br',
-  };
-
   const secure = new URL(options.discoveryUrl).protocol === 'https:';
 
-  async function getCheckpoint(url: string): Promise<unknown> {
-    checkCheckpointUrl(secure, url);
-    const { body, bytes } = await options.fetchDocument({
-      name: 'fastcast_checkpoint',
-      url,
-      headers: { 'User-Agent': options.userAgent, Origin: options.origin },
-    });
-    fastcastBytes.inc({ kind: 'checkpoint' }, bytes);
-    return body;
-  }
-
-  async function getDiscovery(): Promise<unknown> {
-    const url = options.discoveryUrl;
-    const u = new URL(url);
-    let response;
-    try {
-      response = await dispatcher.request({
-        origin: u.origin,
-        path: u.pathname + u.search,
-        method: 'GET',
-        headers: { ...headers, Origin: options.origin },
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-      });
-    } catch (cause) {
-      throw new UpstreamNetworkError(url, { cause });
-    }
-    if (response.statusCode !== 200) {
-      await response.body.dump();
-      throw new UpstreamHttpError(response.statusCode, url);
-    }
-    const encoding = response.headers['content-encoding'];
-    const { text, bytes } = await readBody(
-      response.body,
-      Array.isArray(encoding) ? encoding[0] : encoding,
-      url,
-    );
-    fastcastBytes.inc({ kind: 'discovery' }, bytes);
-    try {
-      return JSON.parse(text);
-    } catch (cause) {
-      throw new UpstreamPayloadError(url, 'body is not JSON', { cause });
-    }
-  }
+  const checkpointFetch = {
+    secure,
+    userAgent: options.userAgent,
+    origin: options.origin,
+    fetchDocument: options.fetchDocument,
+  };
 
   const send = (frame: Record<string, unknown>): void => {
     if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
@@ -206,13 +195,47 @@ export function createFastcastClient(
     if (paused.has(name)) return;
     topics.get(name)?.reset('subscribing');
     send({ op: 'S', sid, tc: name });
+    // `S` answered 200 proves nothing (FastCast answers so for a topic that does not exist yet):
+    // only an `H` does, and one that does not come in time makes the topic "no topic".
+    const session = sid;
+    const seq = (awaitingH.get(name) ?? 0) + 1;
+    awaitingH.set(name, seq);
+    later(subscribeTimeoutMs, () => {
+      if (sid === null || sid !== session || awaitingH.get(name) !== seq) return;
+      if (topics.get(name)?.phase === 'subscribing') noTopic(name);
+    });
   };
+
+  /** No `H` came for `name`: its game is polled, and it is asked for again after a backoff. */
+  function noTopic(name: string): void {
+    awaitingH.delete(name);
+    fastcastNoTopic.inc();
+    topics.get(name)?.reset('absent');
+    send({ op: 'U', sid, tc: name });
+    let b = noTopicBackoff.get(name);
+    if (!b) {
+      const maxMs = options.retryTopicMs * NO_TOPIC_BACKOFF_FACTOR;
+      b = new Backoff({ baseMs: options.retryTopicMs, maxMs, ...random });
+      noTopicBackoff.set(name, b);
+    }
+    const delay = b.next();
+    const detail = `subscribed and no checkpoint (H) within ${subscribeTimeoutMs / 1000} s; asked again in ${Math.round(delay / 1000)} s`;
+    logger.info({ topic: name, retryInMs: delay }, `FastCast topic not published: ${detail}`);
+    listener.lost(name, 'no_topic', detail);
+    later(delay, () => {
+      if (topics.get(name)?.phase === 'absent' && sid !== null) sendSubscribe(name);
+    });
+  }
 
   function topicOf(name: string): Topic {
     let topic = topics.get(name);
     if (topic) return topic;
     topic = createTopic(name, {
-      document: (update) => listener.document(name, update),
+      document: (update) => {
+        noTopicBackoff.get(name)?.reset();
+        maintenanceBackoff.reset();
+        listener.document(name, update);
+      },
       resync: (reason, detail) => {
         fastcastResyncs.inc({ reason });
         listener.lost(name, reason, detail);
@@ -224,7 +247,12 @@ export function createFastcastClient(
           if (topics.has(name) && sid !== null) sendSubscribe(name);
         });
       },
-      fetchCheckpoint: getCheckpoint,
+      skipped: (ops) =>
+        logger.debug(
+          { topic: name, skipped: ops.map((o) => `${o.op} ${o.path}: ${o.message}`) },
+          'FastCast patch operations skipped on parts courtside does not read',
+        ),
+      fetchCheckpoint: (url) => fetchCheckpoint(checkpointFetch, url, name),
       soon: (fn) => setImmediate(fn),
       now,
     });
@@ -259,7 +287,10 @@ export function createFastcastClient(
     });
   }
 
-  function dropSocket(reason: 'closed' | 'silent' | 'refused' | 'error', detail: string): void {
+  type DropReason = 'closed' | 'silent' | 'refused' | 'error' | 'maintenance';
+
+  /** Closes the socket; it is opened again after `delay` (ms; by default the next backoff step). */
+  function dropSocket(reason: DropReason, detail: string, delay?: number): void {
     const old = ws;
     ws = null;
     sid = null;
@@ -275,24 +306,37 @@ export function createFastcastClient(
       if (had) listener.lost(name, 'socket_closed', detail);
     }
     if (closed) return;
-    const delay = backoff.next();
-    logger.warn({ reason, detail, retryInMs: delay }, 'FastCast connection lost; reconnecting');
+    const wait = delay ?? backoff.next();
+    logger.warn({ reason, detail, retryInMs: wait }, 'FastCast connection lost; reconnecting');
     fastcastReconnects.inc({ reason });
-    later(delay, connect);
+    later(wait, () => void connect());
   }
 
-  function onFrame(text: string): void {
+  /** One socket frame: a message, or several as a JSON array, handled in order. */
+  function onFrame(socket: WebSocket, text: string): void {
     lastHeard = now();
     fastcastBytes.inc({ kind: 'frame' }, Buffer.byteLength(text));
-    let frame: FastcastFrame;
+    let frames: FastcastFrame[];
     try {
-      frame = readFrame(text, 'fastcast');
+      const read = readFrames(text, 'fastcast');
+      frames = read.frames;
+      if (read.invalid > 0) logger.debug({ invalid: read.invalid }, 'FastCast frame entries ignored');
     } catch (error) {
       logger.debug({ err: error }, 'FastCast frame ignored');
       return;
     }
-    const op = KNOWN_OPS.has(frame.op) ? frame.op : 'other';
-    fastcastFrames.inc({ op });
+    // A message may close the socket (`C` refused, `M`): the rest of the frame is for a dead session.
+    for (const frame of frames) if (ws === socket) onMessage(frame);
+  }
+
+  function onMessage(frame: FastcastFrame): void {
+    const known = KNOWN_OPS.has(frame.op);
+    fastcastFrames.inc({ op: known ? frame.op : 'other' });
+    if (!known) {
+      fastcastUnknownOps.inc();
+      logger.debug({ op: frame.op.slice(0, 16) }, 'FastCast message with an unknown op ignored');
+      return;
+    }
     if (frame.op === 'C') {
       if (frame.rc !== 200) return dropSocket('refused', `connect answered rc ${frame.rc ?? '?'}`);
       sid = frame.sid ?? '';
@@ -302,11 +346,17 @@ export function createFastcastClient(
       for (const name of topics.keys()) sendSubscribe(name);
       return;
     }
+    if (frame.op === 'M') {
+      fastcastMaintenance.inc();
+      const delay = maintenanceBackoff.next();
+      return dropSocket('maintenance', `maintenance announced (M); reconnecting in ${delay} ms`, delay);
+    }
     if (frame.tc === undefined) return;
     const topic = topics.get(frame.tc);
     if (!topic) return;
     if (frame.op === 'S') {
       if (frame.rc === 200) return;
+      awaitingH.delete(frame.tc);
       topic.reset('absent');
       listener.lost(frame.tc, 'topic_404', `subscribe answered rc ${frame.rc ?? '?'}`);
       const name = frame.tc;
@@ -315,6 +365,7 @@ export function createFastcastClient(
       });
       return;
     }
+    if (frame.op === 'H') awaitingH.delete(frame.tc);
     topic.frame(frame);
   }
 
@@ -334,20 +385,14 @@ export function createFastcastClient(
   async function connect(): Promise<void> {
     if (closed || ws !== null || connecting || topics.size === 0) return;
     connecting = true;
-    let url: string;
-    let host: string;
+    let found;
     try {
-      const found = (await getDiscovery()) as Record<string, unknown>;
-      host = typeof found.ip === 'string' ? found.ip : '';
-      const port = Number(found.securePort);
-      const token = typeof found.token === 'string' ? found.token : '';
-      if (host === '' || !Number.isInteger(port) || token === '')
-        throw new UpstreamPayloadError(
-          options.discoveryUrl,
-          'discovery answer lacks ip, securePort or token',
-        );
-      const scheme = secure ? 'wss' : 'ws';
-      url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}${socketPath(token)}`;
+      found = await discover(dispatcher, {
+        url: options.discoveryUrl,
+        userAgent: options.userAgent,
+        origin: options.origin,
+        timeoutMs: options.timeoutMs,
+      });
     } catch (error) {
       connecting = false;
       if (closed) return;
@@ -359,35 +404,53 @@ export function createFastcastClient(
     }
     connecting = false;
     if (closed) return;
+    const { host, port, token } = found;
+    const form = acceptedForm ?? nextForm;
+    const scheme = secure ? 'wss' : 'ws';
+    const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}${socketPath(token, form)}`;
     // `ws` writes Upgrade, Host, Sec-WebSocket-Key and Sec-WebSocket-Version with exactly these
     // capitals, which FastCast requires; permessage-deflate is not offered.
     const socket = new WebSocket(url, {
       headers: { 'User-Agent': options.userAgent, Origin: options.origin },
       perMessageDeflate: false,
       handshakeTimeout: options.timeoutMs,
+      maxPayload: MAX_PAYLOAD_BYTES,
       ...(url.startsWith('wss:') ? socketTls(host) : {}),
     });
     ws = socket;
-    socket.on('open', () => send({ op: 'C' }));
-    socket.on('message', (data) => onFrame(String(data)));
+    socket.on('open', () => {
+      if (acceptedForm === null && form === 'encoded')
+        logger.info('FastCast accepted the token percent-encoded; sending it so from now on');
+      acceptedForm = form;
+      send({ op: 'C' });
+    });
+    socket.on('message', (data) => onFrame(socket, String(data)));
     socket.on('ping', () => (lastHeard = now()));
     socket.on('unexpected-response', (_req, res) => {
       res.resume();
-      dropSocket('refused', `upgrade answered ${res.statusCode ?? '?'}`);
+      const detail = `upgrade answered ${res.statusCode ?? '?'}`;
+      // Servers read the token from the query in more than one way: refused as given, it is
+      // tried once more, at once, with a fresh token wholly percent-encoded.
+      const retry =
+        acceptedForm === null && form === 'given' && socketPath(token, 'encoded') !== socketPath(token);
+      nextForm = retry ? 'encoded' : 'given';
+      dropSocket(
+        'refused',
+        retry ? `${detail}; trying the token percent-encoded` : detail,
+        retry ? 0 : undefined,
+      );
     });
-    socket.on('error', (error) => dropSocket('error', error.message));
+    socket.on('error', (error) => {
+      if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH')
+        fastcastOversize.inc({ kind: 'frame' });
+      dropSocket('error', error.message);
+    });
     socket.on('close', (code) => dropSocket('closed', `closed with code ${code}`));
   }
 
-  /**
-   * The socket's TLS: the chain verified as always (rejectUnauthorized stays on), the name check
-   * widened to the discovery host (fastcast-tls.ts). No SNI is sent for an IP, as `ws` and
-   * browsers do (SNI carries host names only): clients sending none are the ones that were seen
-   * served a certificate naming ESPN's service host, and asking that IP for the discovery host
-   * by name could select another certificate or draw an `unrecognized_name` refusal.
-   */
+  /** The socket's TLS (fastcast-tls.ts); the first certificate naming the discovery host is logged. */
   function socketTls(address: string): ClientOptions {
-    const check = fastcastServerIdentity(address, serviceHost, () => {
+    return fastcastSocketTls(address, serviceHost, trust, () => {
       if (serviceHostLogged) return;
       serviceHostLogged = true;
       logger.info(
@@ -395,12 +458,6 @@ export function createFastcastClient(
         "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
       );
     });
-    return {
-      rejectUnauthorized: true,
-      ...(trust ? { ca: trust } : {}),
-      // `ws` hands this to tls.connect as is; its typings describe an older, boolean form.
-      checkServerIdentity: check as unknown as ClientOptions['checkServerIdentity'],
-    };
   }
 
   return {
@@ -415,6 +472,8 @@ export function createFastcastClient(
       lastResync.delete(name);
       recentResyncs.delete(name);
       paused.delete(name);
+      awaitingH.delete(name);
+      noTopicBackoff.delete(name);
       send({ op: 'U', sid, tc: name });
     },
     get connected() {

@@ -1,6 +1,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { UpstreamPayloadError } from '../core/errors.js';
 import type { League } from '../core/leagues.js';
+import { fastcastOversize } from '../core/metrics.js';
 
 /**
  * FastCast's wire format: ESPN's WebSocket publish/subscribe service that its own pages use for
@@ -12,8 +13,18 @@ import type { League } from '../core/leagues.js';
  * - `S` subscribe to a topic `tc` (answer: `rc` 200, or 404 when the topic does not exist now);
  * - `H` the topic's checkpoint: `pl` is the URL of the full current document;
  * - `R` catch-up and `P` live patches: `pl` is a JSON string `{ts, "~c", pl}` (below);
- * - `I` (`pl: "0"`, consumes a `mid`) and `B`: keep-alives.
+ * - `I` (`pl: "0"`, consumes a `mid`) and `B`: keep-alives;
+ * - `M` maintenance: the service is going away for a while (the client reconnects later);
+ * - `U` unsubscribe.
+ * A frame may hold several messages as a JSON array of them (`readFrames`).
  */
+
+/**
+ * The most a compressed (`~c: 1`) patch may inflate to, and the largest socket frame accepted:
+ * 16 MiB. A whole game summary, the largest thing a patch replaces, is under 1 MiB; a payload
+ * beyond this is broken or hostile, and is refused before it is allocated.
+ */
+export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
 /** One RFC 6902 operation as it arrives (validated when applied). */
 export interface PatchOperation {
@@ -53,13 +64,19 @@ export function parseGameTopic(topic: string): { league: League; gameId: string 
 }
 
 /**
- * The socket path. The token goes in as discovery gave it, except the characters a query-string
- * parser would read otherwise: `+` (a space to it; standard base64 tokens hold it), `&` and `#`
- * (the value's end) and spaces are escaped, so the server reads back the very token it gave. A
- * `%` is left alone: a token holding one is taken to be escaped already.
+ * How the token goes into the socket URL. `given`: as discovery gave it, except the characters a
+ * query-string parser would read otherwise: `+` (a space to it; standard base64 tokens hold it),
+ * `&` and `#` (the value's end) and spaces are escaped, so the server reads back the very token it
+ * gave; a `%` is left alone (a token holding one is taken to be escaped already). `encoded`: the
+ * whole token percent-encoded (`encodeURIComponent`), as some clients send it and some servers
+ * want it (`/` and `=` too).
  */
-export function socketPath(token: string): string {
-  const escaped = token.replace(/[+&# ]/g, (c) => encodeURIComponent(c));
+export type TokenForm = 'given' | 'encoded';
+
+/** The socket path for `token` in the form `form`. */
+export function socketPath(token: string, form: TokenForm = 'given'): string {
+  const escaped =
+    form === 'encoded' ? encodeURIComponent(token) : token.replace(/[+&# ]/g, (c) => encodeURIComponent(c));
   return `/FastcastService/pubsub/profiles/12000?TrafficManager-Token=${escaped}`;
 }
 
@@ -75,7 +92,30 @@ function parseJson(text: string, where: string, what: string): unknown {
 
 /** Reads one text frame; throws `UpstreamPayloadError` when it is not a JSON object with an `op`. */
 export function readFrame(text: string, where: string): FastcastFrame {
+  return toFrame(parseJson(text, where, 'frame'), where);
+}
+
+/**
+ * Reads one text frame holding one message or several (a JSON array of messages, in order). In an
+ * array, an entry that is not a message is dropped and counted in `invalid`; the others are kept.
+ * Throws `UpstreamPayloadError` when the text is not JSON or a lone message has no `op`.
+ */
+export function readFrames(text: string, where: string): { frames: FastcastFrame[]; invalid: number } {
   const value = parseJson(text, where, 'frame');
+  if (!Array.isArray(value)) return { frames: [toFrame(value, where)], invalid: 0 };
+  const frames: FastcastFrame[] = [];
+  let invalid = 0;
+  for (const entry of value as unknown[]) {
+    try {
+      frames.push(toFrame(entry, where));
+    } catch {
+      invalid++;
+    }
+  }
+  return { frames, invalid };
+}
+
+function toFrame(value: unknown, where: string): FastcastFrame {
   if (typeof value !== 'object' || value === null || typeof (value as { op?: unknown }).op !== 'string')
     throw new UpstreamPayloadError(where, 'frame has no op');
   const v = value as Record<string, unknown>;
@@ -110,8 +150,19 @@ export function decodePatchPayload(pl: string, where: string): FastcastPatch {
   if (o['~c'] === 1 || o['~c'] === '1') {
     if (typeof inner !== 'string') throw new UpstreamPayloadError(where, 'compressed patch is not a string');
     try {
-      inner = inflateSync(Buffer.from(inner, 'base64')).toString('utf8');
+      // The limit stops zlib at 16 MiB: a small frame inflating to gigabytes never allocates them.
+      inner = inflateSync(Buffer.from(inner, 'base64'), { maxOutputLength: MAX_PAYLOAD_BYTES }).toString(
+        'utf8',
+      );
     } catch (cause) {
+      if ((cause as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+        fastcastOversize.inc({ kind: 'inflated' });
+        throw new UpstreamPayloadError(
+          where,
+          `compressed patch inflates past ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB; refused`,
+          { cause },
+        );
+      }
       throw new UpstreamPayloadError(where, 'compressed patch does not inflate', { cause });
     }
   }

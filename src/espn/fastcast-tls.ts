@@ -1,4 +1,5 @@
 import { checkServerIdentity, rootCertificates, type PeerCertificate } from 'node:tls';
+import type { ClientOptions } from 'ws';
 
 /**
  * FastCast's TLS. Discovery hands out a bare IP to connect to, and the certificate served there
@@ -43,4 +44,29 @@ export function fastcastServerIdentity(
  */
 export function fastcastTrust(extra: string | Buffer): Array<string | Buffer> {
   return [...rootCertificates, extra];
+}
+
+/**
+ * The socket's TLS options: the chain verified as always (rejectUnauthorized stays on), the name
+ * check widened to the discovery host. No SNI is sent for an IP, as `ws` and browsers do (SNI
+ * carries host names only): clients sending none are the ones that were seen served a certificate
+ * naming ESPN's service host, and asking that IP for the discovery host by name could select
+ * another certificate or draw an `unrecognized_name` refusal.
+ */
+export function fastcastSocketTls(
+  address: string,
+  serviceHost: string,
+  trust: Array<string | Buffer> | undefined,
+  onServiceHost: () => void,
+): ClientOptions {
+  return {
+    rejectUnauthorized: true,
+    ...(trust ? { ca: trust } : {}),
+    // `ws` hands this to tls.connect as is; its typings describe an older, boolean form.
+    checkServerIdentity: fastcastServerIdentity(
+      address,
+      serviceHost,
+      onServiceHost,
+    ) as unknown as ClientOptions['checkServerIdentity'],
+  };
 }

@@ -2,9 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { DISCOVERY_PATH, gameTopic } from '../espn/fastcast-frames.js';
+import { DISCOVERY_PATH, gameTopic, parseGameTopic } from '../espn/fastcast-frames.js';
 import type { Logger } from '../core/log.js';
 import { createGameFeed, type GameFeed } from './fastcast-feed.js';
+import {
+  standardBase64Token,
+  tokenFullyEncoded,
+  wrapCheckpoint,
+  type FastcastFaults,
+} from './fastcast-faults.js';
 import { createSession, type FastcastSession } from './fastcast-session.js';
 import type { Faults } from './faults.js';
 import type { SimulatedGame } from './simulated-game.js';
@@ -34,6 +40,8 @@ export interface FastcastService {
 export interface FastcastDeps {
   readonly games: readonly SimulatedGame[];
   readonly faults: Faults;
+  /** The behaviours played on demand (fastcast-faults.ts). */
+  readonly pushFaults: FastcastFaults;
   readonly clock: { now(): number };
   readonly logger: Logger;
 }
@@ -101,14 +109,19 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
       return refuse(socket, '404 Not Found', { rc: 404, op: 'ERROR' });
     if (req.headers.origin !== FASTCAST_ORIGIN)
       return refuse(socket, '403 Forbidden', { rc: 403, op: 'ERROR', message: 'origin not allowed' });
+    if (deps.pushFaults.has('refused-upgrade'))
+      return refuse(socket, '403 Forbidden', { rc: 403, op: 'ERROR', message: 'forbidden' });
     const token = url.searchParams.get('TrafficManager-Token') ?? '';
     const expires = tokens.get(token);
-    tokens.delete(token);
-    if (expires === undefined || expires < deps.clock.now() || deps.faults.roll('expiredtoken'))
+    // A server that reads the token only fully percent-encoded takes any other form for a wrong one.
+    const readable = !deps.pushFaults.has('encoded-token') || tokenFullyEncoded(url.search, token);
+    if (readable) tokens.delete(token);
+    if (!readable || expires === undefined || expires < deps.clock.now() || deps.faults.roll('expiredtoken'))
       return refuse(socket, '401 Unauthorized', { rc: 401, op: 'ERROR', message: 'token expired' });
     wss.handleUpgrade(req, socket, head, (ws) => {
       const session = createSession(ws, {
         faults: deps.faults,
+        pushFaults: deps.pushFaults,
         hbiSeconds,
         feed: feedOf,
         checkpointUrl: (topic, id) => `${base()}/FastcastService/checkpoint/${topic}/${id}.json`,
@@ -124,7 +137,13 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
     handle(req, res) {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === DISCOVERY_PATH) {
-        const token = randomBytes(18).toString('base64url');
+        if (deps.pushFaults.has('discovery-down')) {
+          json(res, 503, { code: 503, message: 'service unavailable' });
+          return true;
+        }
+        const token = deps.pushFaults.has('encoded-token')
+          ? standardBase64Token(randomBytes(18))
+          : randomBytes(18).toString('base64url');
         const now = deps.clock.now();
         for (const [t, at] of tokens) if (at < now) tokens.delete(t);
         tokens.set(token, now + tokenTtlMs);
@@ -137,8 +156,9 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
       const checkpoint = feeds.get(m[1] ?? '')?.checkpoint(Number(m[2]));
       if (!checkpoint) json(res, 404, { code: 404, message: 'no such checkpoint' });
       else {
+        const wrapped = deps.pushFaults.has('wrapped-checkpoint', parseGameTopic(m[1] ?? '')?.gameId);
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(checkpoint.text);
+        res.end(wrapped ? wrapCheckpoint(checkpoint.text) : checkpoint.text);
       }
       return true;
     },

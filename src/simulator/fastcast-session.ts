@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { encodePatchPayload, type PatchOperation } from '../espn/fastcast-frames.js';
+import { encodePatchPayload, parseGameTopic, type PatchOperation } from '../espn/fastcast-frames.js';
+import { ABSENT_KEY_OPS, type FastcastFaults } from './fastcast-faults.js';
 import type { Faults } from './faults.js';
 import type { FeedPatch, GameFeed } from './fastcast-feed.js';
 
@@ -20,6 +21,7 @@ export interface FastcastSession {
 
 export interface SessionDeps {
   readonly faults: Faults;
+  readonly pushFaults: FastcastFaults;
   readonly hbiSeconds: number;
   feed(topic: string): GameFeed | undefined;
   checkpointUrl(topic: string, id: number): string;
@@ -39,9 +41,25 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
   let compressed = true;
   let silent = false;
 
+  // Frames held to go out together as one list (the `batched-frames` fault); null: sent one by one.
+  let batch: Record<string, unknown>[] | null = null;
   const send = (frame: Record<string, unknown>): void => {
-    if (!silent && ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    if (batch !== null) batch.push(frame);
+    else if (!silent && ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
   };
+  /** Runs `fn`, its frames sent as one message when `together`. */
+  const sending = (together: boolean, fn: () => void): void => {
+    if (!together) return fn();
+    batch = [];
+    try {
+      fn();
+    } finally {
+      const frames = batch;
+      batch = null;
+      if (!silent && ws.readyState === ws.OPEN && frames.length > 0) ws.send(JSON.stringify(frames));
+    }
+  };
+  const gameOf = (topic: string): string | undefined => parseGameTopic(topic)?.gameId;
   const nextMid = (topic: string): number => {
     const mid = (mids.get(topic) ?? 0) + 1;
     mids.set(topic, mid);
@@ -62,6 +80,8 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
     }
     if (frame.op === 'C') {
       send({ op: 'C', rc: 200, hbi: deps.hbiSeconds, sid });
+      // Maintenance for the whole service is announced on connecting; for one game, on its topic.
+      if (deps.pushFaults.find('maintenance') !== undefined) send({ op: 'M', sid });
       return;
     }
     const topic = typeof frame.tc === 'string' ? frame.tc : '';
@@ -72,10 +92,16 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
         return;
       }
       send({ op: 'S', rc: 200, tc: topic, sid });
+      const game = gameOf(topic);
+      if (deps.pushFaults.find('maintenance', game)?.games !== undefined) send({ op: 'M', tc: topic, sid });
+      // Answered, and then nothing: the topic does not exist (yet), though the answer said 200.
+      if (deps.pushFaults.has('no-h', game)) return;
       // Subscribing again is how a client gets a fresh checkpoint: the `mid`s go on.
       const { checkpoint, since } = feed.latest();
-      send({ op: 'H', tc: topic, mid: nextMid(topic), pl: deps.checkpointUrl(topic, checkpoint.id) });
-      for (const p of since) patchFrame('R', topic, p);
+      sending(deps.pushFaults.has('batched-frames', game), () => {
+        send({ op: 'H', tc: topic, mid: nextMid(topic), pl: deps.checkpointUrl(topic, checkpoint.id) });
+        for (const p of since) patchFrame('R', topic, p);
+      });
       return;
     }
     if (frame.op === 'U') mids.delete(topic);
@@ -99,7 +125,22 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
         return;
       }
       const patch = faults.roll('badpatch') ? { ...published, patch: UNAPPLIABLE } : published;
-      patchFrame('P', topic, patch);
+      const game = gameOf(topic) ?? '';
+      const { absentKeys, bomb } = deps.pushFaults.forPatch(game);
+      if (bomb !== undefined)
+        send({
+          op: 'P',
+          tc: topic,
+          mid: nextMid(topic),
+          pl: JSON.stringify({ ts: published.ts, '~c': 1, pl: bomb }),
+        });
+      const sent = absentKeys ? { ...patch, patch: [...patch.patch, ...ABSENT_KEY_OPS] } : patch;
+      const batched = deps.pushFaults.has('batched-frames', game);
+      sending(batched, () => {
+        patchFrame('P', topic, sent);
+        // The keep-alive that a server flushes with the patch, in the same message.
+        if (batched) send({ op: 'I', tc: topic, mid: nextMid(topic), pl: '0' });
+      });
     },
     keepAlive() {
       if (silent) return;

@@ -6,6 +6,7 @@ import { silentLogger } from '../core/log.js';
 import { isObject, obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
 import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { FastcastFaults } from './fastcast-faults.js';
 import { createFastcast } from './fastcast-server.js';
 import { Faults } from './faults.js';
 import { FixtureStore, fixturesProblem } from './fixture-store.js';
@@ -30,6 +31,8 @@ export type {
   EspnRules,
 } from './types.js';
 export { parseFaultSpec } from './faults.js';
+export { FASTCAST_FAULTS, parseFastcastFaults } from './fastcast-faults.js';
+export type { FastcastFault, FastcastFaultName } from './fastcast-faults.js';
 export { generateFinishedSummary } from './synthetic-game.js';
 
 // Tip-offs five minutes apart make an evening's slate: the games are at different stages at once.
@@ -103,8 +106,12 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     throw new InvalidOptionsError(
       `espnRules: "${String(espnRules)}" is invalid; expected ${ESPN_RULES.join(' or ')}`,
     );
+  const pushFaults = new FastcastFaults(options.fastcastFaults);
+  await pushFaults.prepare();
   const fastcast =
-    options.push === false ? undefined : createFastcast({ games, faults, clock, logger }, options.fastcast);
+    options.push === false
+      ? undefined
+      : createFastcast({ games, faults, pushFaults, clock, logger }, options.fastcast);
   const sim = createSimulatorServer({
     store,
     games,
@@ -113,6 +120,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     clock,
     logger,
     espnRules,
+    blockEveryAgent: pushFaults.has('waf'),
     ...(fastcast ? { fastcast } : {}),
   });
   const host = options.host ?? '127.0.0.1';

@@ -21,6 +21,8 @@ export interface ServerDeps {
   readonly logger: Logger;
   /** Which ESPN to play (see `UpstreamOptions.espnRules`). */
   readonly espnRules: EspnRules;
+  /** The edge answers every agent with its block page (the `waf` FastCast fault), not only blocked forms. */
+  readonly blockEveryAgent?: boolean;
   /** FastCast's discovery and checkpoints, when the simulator plays push. */
   readonly fastcast?: FastcastService;
 }
@@ -98,7 +100,7 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
 
     const rules2026 = deps.espnRules === '2026';
     // The edge answers before any route, fault or method check.
-    if (rules2026 && blockedAgentForm(headers['user-agent']) !== undefined) {
+    if (deps.blockEveryAgent || (rules2026 && blockedAgentForm(headers['user-agent']) !== undefined)) {
       send(403, WAF_BODY, { 'content-type': 'text/html; charset=utf-8' });
       return;
     }

@@ -1,6 +1,7 @@
 import type { League } from '../core/leagues.js';
 import type { Logger } from '../core/log.js';
 import type { FastcastOptions } from './fastcast-server.js';
+import type { FastcastFault } from './fastcast-faults.js';
 import type { FaultController, FaultSpec } from './faults.js';
 import type { UpstreamRequestLog } from './request-log.js';
 import type { SimulatedGame } from './simulated-game.js';
@@ -47,6 +48,12 @@ export interface UpstreamOptions {
    * `/public/websockethost`, the socket, checkpoints, a topic per game. False: polling only.
    */
   push?: boolean;
+  /**
+   * FastCast behaviours seen on ESPN's service, played for every game or the games named
+   * (src/simulator/fastcast-faults.ts), e.g. `"no-h@401585607,absent-keys=10,inflate-bomb=65536"`.
+   * `waf` blocks the site API even with push off.
+   */
+  fastcastFaults?: string | readonly FastcastFault[];
   /** FastCast's timings (heartbeat, publication tick, token lifetime). */
   fastcast?: FastcastOptions;
   logger?: Logger;

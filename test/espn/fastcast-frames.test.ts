@@ -5,7 +5,9 @@ import {
   encodePatchPayload,
   gameTopic,
   parseGameTopic,
+  MAX_PAYLOAD_BYTES,
   readFrame,
+  readFrames,
   socketPath,
 } from '../../src/espn/fastcast-frames.js';
 
@@ -62,5 +64,36 @@ describe('FastCast frames', () => {
       tc: 't',
       pl: 'x',
     });
+  });
+
+  it('puts the whole token percent-encoded in the encoded form', () => {
+    const token = 'a+b/c=d&e#f g%';
+    expect(socketPath(token, 'encoded')).toBe(
+      `/FastcastService/pubsub/profiles/12000?TrafficManager-Token=${encodeURIComponent(token)}`,
+    );
+    expect(socketPath(token, 'given')).toBe(socketPath(token));
+    expect(socketPath(token)).toContain('TrafficManager-Token=a%2Bb/c=d%26e%23f%20g%');
+  });
+
+  it('reads a frame holding several messages as those messages, dropping entries that are not one', () => {
+    expect(readFrames('{"op":"B"}', 'w')).toEqual({ frames: [{ op: 'B' }], invalid: 0 });
+    expect(readFrames('[{"op":"H","tc":"t","mid":1,"pl":"u"},3,{"x":1},{"op":"I","mid":"2"}]', 'w')).toEqual({
+      frames: [
+        { op: 'H', tc: 't', mid: 1, pl: 'u' },
+        { op: 'I', mid: 2 },
+      ],
+      invalid: 2,
+    });
+    expect(readFrames('[]', 'w')).toEqual({ frames: [], invalid: 0 });
+    expect(() => readFrames('{"rc":1}', 'w')).toThrow(/frame has no op/);
+    expect(() => readFrames('[', 'w')).toThrow(/not JSON/);
+  });
+
+  it('refuses a compressed patch inflating past 16 MiB without inflating it; one just under passes', () => {
+    const zeros = (n: number): string =>
+      JSON.stringify({ ts: 1, '~c': 1, pl: deflateSync(Buffer.alloc(n, 0x20)).toString('base64') });
+    expect(() => decodePatchPayload(zeros(MAX_PAYLOAD_BYTES + 1), 'w')).toThrow(/inflates past 16 MiB/);
+    // Under the limit: inflated, then refused for what it holds (spaces are no patch).
+    expect(() => decodePatchPayload(zeros(MAX_PAYLOAD_BYTES), 'w')).toThrow(/patch is not JSON/);
   });
 });
