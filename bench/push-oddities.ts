@@ -16,7 +16,7 @@
  * published once the viewer had the game's first event), checkpoint downloads, frames,
  * subscriptions; and the daemon's peak resident set (MB).
  */
-import { startDaemonProcess } from '../test/support/daemon-process.js';
+import { pushedServeArgs, startDaemonProcess } from '../test/support/daemon-process.js';
 import { startLookalike } from '../test/support/fastcast-lookalike.js';
 import { awaitCopies, heldOutGame, replayCopies } from '../test/support/game-copies.js';
 import { anomalies, delays, quantile, watch } from '../test/support/play-viewer.js';
@@ -45,22 +45,14 @@ const look = await startLookalike({
   pollMs: POLL_MS,
   variant: { announceCheckpoints: true },
 });
-const daemon = await startDaemonProcess([
-  '--port',
-  '0',
-  '--host',
-  '127.0.0.1',
-  '--upstream',
-  look.siteUrls.push!,
-  '--fastcast-url',
-  look.discoveryUrl,
-  '--leagues',
-  file.league,
-  '--summary-interval',
-  '1000',
-  '--log-level',
-  'silent',
-]);
+const daemon = await startDaemonProcess(
+  pushedServeArgs({
+    upstream: look.siteUrls.push!,
+    fastcastUrl: look.discoveryUrl,
+    league: file.league,
+    summaryIntervalMs: 1000,
+  }),
+);
 const viewer = await watch(daemon.url);
 await awaitCopies(viewer, copies, CDN_LAG_MS);
 const memory = daemon.memory();

@@ -3,7 +3,7 @@ import { deflateBomb } from '../support/deflate-bomb.js';
 import { startLookalike } from '../support/fastcast-lookalike.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
-import { startDaemonProcess } from '../support/daemon-process.js';
+import { pushedServeArgs, startDaemonProcess } from '../support/daemon-process.js';
 import { awaitCopies, heldOutGame, replayCopies } from '../support/game-copies.js';
 import { anomalies, delays, quantile, watch } from '../support/play-viewer.js';
 
@@ -63,22 +63,14 @@ describe.skipIf(!HAVE_FIXTURES || !file)(
         seed: 11,
       });
       cleanup.push(() => look.close());
-      const daemon = await startDaemonProcess([
-        '--port',
-        '0',
-        '--host',
-        '127.0.0.1',
-        '--upstream',
-        look.siteUrls.push!,
-        '--fastcast-url',
-        look.discoveryUrl,
-        '--leagues',
-        file!.league,
-        '--summary-interval',
-        String(SUMMARY_INTERVAL_MS),
-        '--log-level',
-        'silent',
-      ]);
+      const daemon = await startDaemonProcess(
+        pushedServeArgs({
+          upstream: look.siteUrls.push!,
+          fastcastUrl: look.discoveryUrl,
+          league: file!.league,
+          summaryIntervalMs: SUMMARY_INTERVAL_MS,
+        }),
+      );
       cleanup.push(() => daemon.kill());
       const viewer = await watch(daemon.url);
       cleanup.push(() => viewer.close());

@@ -1,8 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/log.js';
-import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
-import { loadPushConfig } from '../../src/daemon/push-config.js';
-import { testDaemonConfig } from '../support/daemon-config.js';
+import { pushedServeArgs, startDaemonProcess } from '../support/daemon-process.js';
 import { startLookalike, type Lookalike, type LookalikeOptions } from '../support/fastcast-lookalike.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
@@ -12,7 +9,7 @@ import { anomalies, delays, quantile, watch, type Viewer } from '../support/play
 /**
  * Push as it meets FastCast's oddities, checked from outside: the look-alike of
  * test/support/fastcast-lookalike.ts (not the simulator's FastCast) publishes copies of a held-out
- * recorded final, one oddity per copy, to a daemon that polls the site summary every second; the
+ * recorded final, one oddity per copy, to a daemon (`courtside serve`, a child process) that polls the site summary every second; the
  * site summary lags the push document by 3 s, as ESPN's CDN does. For every copy: the events
  * rebuild the game exactly, with nothing repeated, updated or removed. Then what each oddity may
  * cost:
@@ -68,14 +65,16 @@ async function run(
     variant,
   });
   cleanup.push(() => look.close());
-  const config = testDaemonConfig(look.siteUrls.push!, {
-    leagues: file!.league,
-    summaryInterval: SUMMARY_INTERVAL_MS,
-  });
-  const push = loadPushConfig({ env: { COURTSIDE_FASTCAST_URL: look.discoveryUrl } });
-  const daemon: Daemon = createDaemon(config, { logger: silentLogger, push });
-  cleanup.push(() => daemon.close());
-  await daemon.start();
+  // A process of its own, so the look-alike's and the simulator's work is not the daemon's.
+  const daemon = await startDaemonProcess(
+    pushedServeArgs({
+      upstream: look.siteUrls.push!,
+      fastcastUrl: look.discoveryUrl,
+      league: file!.league,
+      summaryIntervalMs: SUMMARY_INTERVAL_MS,
+    }),
+  );
+  cleanup.push(() => daemon.kill());
   const viewer = await watch(daemon.url);
   cleanup.push(() => viewer.close());
   await awaitCopies(viewer, copies, CDN_LAG_MS);

@@ -19,6 +19,23 @@ export interface DaemonProcess {
   kill(): void;
 }
 
+/**
+ * The flags of a daemon on loopback (a free port) that polls `upstream`'s summaries every
+ * `summaryIntervalMs` for `league` and is pushed from `fastcastUrl`, with no logs.
+ */
+export function pushedServeArgs(options: {
+  upstream: string;
+  fastcastUrl: string;
+  league: string;
+  summaryIntervalMs: number;
+}): string[] {
+  return [
+    ...['--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'],
+    ...['--upstream', options.upstream, '--fastcast-url', options.fastcastUrl],
+    ...['--leagues', options.league, '--summary-interval', String(options.summaryIntervalMs)],
+  ];
+}
+
 /** Starts `courtside serve <args>` with no COURTSIDE_* nor REDIS_URL inherited; resolves once it listens. */
 export async function startDaemonProcess(args: readonly string[]): Promise<DaemonProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
