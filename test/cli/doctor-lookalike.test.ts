@@ -30,7 +30,7 @@ const GAME_FAULTS: Array<[string, Omit<LookalikeOptions['games'][number], 'gameI
   ['wrapped', { wrappedCheckpoint: true }, [/wrapped|\{"pl"/]],
   ['bomb', { bombAt: every(1, 2) }, [/inflat|MiB|too (large|big)|oversize/i]],
   ['batched', { batched: true }, [/several|list/i]],
-  ['lostFrames', { lostFrameAt: every(2, 3) }, [/lost|gap|missing/i]],
+  ['lostFrames', { lostFrameAt: every(2, 2) }, [/lost|gap|missing/i]],
   ['badPatches', { badPatchAt: every(1, 3) }, [/appl(y|ied)|patch/i]],
 ];
 // For the whole server: the look-alike's variant, and what a failing line must say.
