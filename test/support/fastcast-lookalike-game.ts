@@ -100,6 +100,8 @@ export interface LookalikeGame {
   publish(nextText: string): void;
   /** An `I` frame, and any frame a batch holds. */
   keepAlive(): void;
+  /** Sends what a batch holds, so that a new subscriber gets it in its catch-up only. */
+  flush(): void;
   /** The site summary as a site serves it: the newest version published at least `cdnLagMs` ago. */
   siteSummary(site: string): string;
 }
@@ -307,6 +309,7 @@ export function createLookalikeGame(
       return cp;
     },
     publish,
+    flush,
     keepAlive() {
       mid++;
       history.push({ mid, op: 'I', pl: '0' });

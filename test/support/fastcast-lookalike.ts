@@ -232,6 +232,8 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
       return sendTo(s, { op: 'S', rc: 404, tc, sid: s.sid });
     }
     const again = s.topics.has(tc);
+    // Frames held for a batch are in the catch-up too: sent before, they reach this session once.
+    game.flush();
     s.topics.add(tc);
     sendTo(s, { op: 'S', rc: 200, tc, sid: s.sid });
     const frames = game.subscribed(again);
