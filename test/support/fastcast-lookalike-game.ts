@@ -87,6 +87,8 @@ export interface LookalikeGame {
   readonly stats: LookalikeGameStats;
   /** When the version that first held each play was published (ms), by play id. */
   readonly publishedAt: Map<string, number>;
+  /** When each site first served a summary holding each play (ms), by site then play id. */
+  readonly shownAt: Map<string, Map<string, number>>;
   /** Whether several messages go in one frame. */
   readonly batched: boolean;
   /**
@@ -172,6 +174,9 @@ export function createLookalikeGame(
   takeCheckpoint();
   // Versions with the time they were published, for the lagging site summary.
   const versions: Array<{ at: number; text: string }> = [{ at: now(), text }];
+  // Per site, the plays of each publication that site has not served yet, oldest first.
+  const unshown = new Map(ctx.sites.map((site) => [site, [{ at: -Infinity, ids: [...publishedAt.keys()] }]]));
+  const shownAt = new Map(ctx.sites.map((site) => [site, new Map<string, number>()]));
 
   const checkpointFrame = (cp: Checkpoint): Json => ({
     op: 'H',
@@ -246,10 +251,15 @@ export function createLookalikeGame(
       ops = mixIn(ops, absentKeyOps(doc, next, n));
       stats.absentKeyFrames++;
     }
+    const added: string[] = [];
     for (const p of Array.isArray(next.plays) ? next.plays : []) {
       const id = idOf(p);
-      if (id !== null && !publishedAt.has(id)) publishedAt.set(id, at);
+      if (id !== null && !publishedAt.has(id)) {
+        publishedAt.set(id, at);
+        added.push(id);
+      }
     }
+    for (const list of unshown.values()) list.push({ at, ids: added });
     text = nextText;
     doc = next;
     versions.push({ at, text });
@@ -287,6 +297,7 @@ export function createLookalikeGame(
     topic,
     stats,
     publishedAt,
+    shownAt,
     batched: options.batched ?? false,
     subscribed(again) {
       stats.subscribes++;
@@ -320,6 +331,10 @@ export function createLookalikeGame(
     siteSummary(site) {
       stats.summaryRequests[site] = (stats.summaryRequests[site] ?? 0) + 1;
       const cut = now() - ctx.cdnLagMs;
+      const list = unshown.get(site) ?? [];
+      const shown = shownAt.get(site);
+      while (list.length > 0 && (list[0]?.at ?? Infinity) <= cut)
+        for (const id of list.shift()?.ids ?? []) shown?.set(id, now());
       let served = versions[0] as { text: string };
       for (const v of versions) if (v.at <= cut) served = v;
       return served.text;
