@@ -7,10 +7,11 @@
  * of test/support/fastcast-lookalike.ts, one oddity per copy: none (`healthy`), operations on
  * absent odds keys in one publication of ten (`absentKeys`), `S` answered 200 with no `H` (`noH`),
  * a checkpoint wrapped `{"pl": …}` (`wrapped`), and a compressed frame of about 1 MB inflating to
- * 1 GiB before publications 15 and 50 (`bomb`). The look-alike reads each game every
+ * 1 GiB before publications 15 and 50 (`bomb`; BENCH_BOMBS=0 leaves them out, for the daemon's
+ * resident set without them). The look-alike reads each game every
  * BENCH_POLL_MS (250) and serves the site summary BENCH_CDN_LAG_MS (3000) behind the push
- * document. One daemon, `courtside serve` in a child process (so its resident set is its own),
- * polls the site summary every second and has one WebSocket viewer.
+ * document. One daemon, `courtside serve` from `dist/` (built first, as users run it) in a child
+ * process (so its resident set is its own), polls the site summary every second and has one WebSocket viewer.
  *
  * For each copy: plays received and lost, publication → viewer delay p50, p95 and max (ms, plays
  * published once the viewer had the game's first event), checkpoint downloads, frames,
@@ -24,6 +25,7 @@ import { anomalies, delays, quantile, watch } from '../test/support/play-viewer.
 const SPEED = Number(process.env.BENCH_SPEED ?? 160);
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 250);
 const CDN_LAG_MS = Number(process.env.BENCH_CDN_LAG_MS ?? 3_000);
+const BOMBS = process.env.BENCH_BOMBS !== '0';
 const NAMES = ['healthy', 'absentKeys', 'noH', 'wrapped', 'bomb'] as const;
 
 const file = heldOutGame();
@@ -38,7 +40,7 @@ const look = await startLookalike({
     { gameId: ids.absentKeys, absentKeysEvery: 10 },
     { gameId: ids.noH, noCheckpoint: true },
     { gameId: ids.wrapped, wrappedCheckpoint: true },
-    { gameId: ids.bomb, bombAt: [15, 50] },
+    { gameId: ids.bomb, bombAt: BOMBS ? [15, 50] : [] },
   ],
   sites: ['push'],
   cdnLagMs: CDN_LAG_MS,
@@ -52,6 +54,7 @@ const daemon = await startDaemonProcess(
     league: file.league,
     summaryIntervalMs: 1000,
   }),
+  { built: true },
 );
 const viewer = await watch(daemon.url);
 await awaitCopies(viewer, copies, CDN_LAG_MS);
@@ -92,6 +95,7 @@ process.stdout.write(
     pollMs: POLL_MS,
     cdnLagMs: CDN_LAG_MS,
     summaryIntervalMs: 1000,
+    bombs: BOMBS,
     daemonPeakRssMb: memory.peakMb,
     daemonRssMb: memory.nowMb,
     connections: look.stats.connections,

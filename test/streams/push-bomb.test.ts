@@ -25,8 +25,9 @@ const SUMMARY_INTERVAL_MS = 1_000;
 const POLL_SLACK_MS = 1_000;
 const BOMB_BYTES = 2 ** 30;
 const RSS_LIMIT_MB = 300;
-// Early and in the middle of the game (it has about 100 publications at this speed).
-const BOMB_AT = [15, 50];
+// Through the game (it has 60 to 120 publications at this speed, fewer on a loaded machine, and the
+// daemon subscribes a few seconds in).
+const BOMB_AT = [20, 40, 60, 80, 100];
 
 const file = heldOutGame();
 

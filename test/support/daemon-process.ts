@@ -36,11 +36,19 @@ export function pushedServeArgs(options: {
   ];
 }
 
-/** Starts `courtside serve <args>` with no COURTSIDE_* nor REDIS_URL inherited; resolves once it listens. */
-export async function startDaemonProcess(args: readonly string[]): Promise<DaemonProcess> {
+/**
+ * Starts `courtside serve <args>` with no COURTSIDE_* nor REDIS_URL inherited; resolves once it
+ * listens. From source through tsx, or, `built`, as users run it (`dist/`, after `npm run build`):
+ * the loader's own memory is then not counted in the daemon's.
+ */
+export async function startDaemonProcess(
+  args: readonly string[],
+  options: { built?: boolean } = {},
+): Promise<DaemonProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
   for (const k of Object.keys(env)) if (k.startsWith('COURTSIDE_') || k === 'REDIS_URL') delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+  const entry = options.built ? ['dist/src/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
+  const child = spawn(process.execPath, [...entry, 'serve', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
