@@ -3,6 +3,7 @@ import type { League } from '../src/core/leagues.js';
 import type { EngineContext } from './engine-context.js';
 import { documentArrived, fellBack, resyncing } from './push-health.js';
 import { setHealth } from './push-state.js';
+import { readSummaryHeader } from './summary-header.js';
 import type { GameTracker } from './summary-poller.js';
 
 /**
@@ -17,8 +18,10 @@ export interface PushFeed {
   close(): Promise<void>;
 }
 
-// Losses after which the topic's document is behind but a fresh checkpoint is on its way.
-const RESYNC_REASONS: ReadonlySet<string> = new Set(['mid_gap', 'bad_patch', 'bad_payload']);
+// Losses after which the topic's document is behind but a fresh checkpoint is on its way. The
+// others (the socket closed, no topic, a failed checkpoint, a resync storm) leave the game to
+// polling until a document comes.
+const RESYNC_REASONS: ReadonlySet<string> = new Set(['mid_gap', 'bad_patch', 'bad_payload', 'bad_document']);
 
 export function createPushFeed(
   ctx: EngineContext,
@@ -35,6 +38,13 @@ export function createPushFeed(
     document(topic, update) {
       const t = running(topic);
       if (!t?.push) return;
+      // A document whose header does not read would fail every diff and every reconciliation
+      // while the game looked fed by push: refused, it is resynced and the game polled meanwhile.
+      try {
+        readSummaryHeader(update.doc, `fastcast ${topic}`);
+      } catch (error) {
+        return `pushed document unusable: ${(error as Error).message}`;
+      }
       t.push.doc = update.doc;
       t.push.pending = true;
       setHealth(t.push, documentArrived(t.push.health, now(), update.patches === 0), t.key, logger);

@@ -66,15 +66,23 @@ export function documentArrived(h: PushHealth, now: number, fresh: boolean): Pus
   return move(h, 'push', now, fresh ? 'checkpoint' : 'patch', reconcile);
 }
 
+/**
+ * A game that push never fed is polled whatever push reports; its reason is the latest failure,
+ * so a game push cannot feed says why (no topic, a checkpoint refused...).
+ */
+const stillPolling = (h: PushHealth, reason: string, reconcileNow: boolean): PushHealth =>
+  h.reason === reason && h.reconcileNow === reconcileNow ? h : { ...h, reason, reconcileNow };
+
 /** The document is behind and a fresh checkpoint is asked for (a `mid` gap, a failed patch). */
 export function resyncing(h: PushHealth, now: number, reason: string): PushHealth {
+  if (h.name === 'polling') return stillPolling(h, reason, true);
   if (h.name !== 'push') return move(h, h.name, now, h.reason, true);
   return move(h, 'resyncing', now, reason, true);
 }
 
-/** Push is gone for this game for now (the socket closed, the topic is unknown). */
+/** Push is gone for this game for now (the socket closed, no topic, a checkpoint refused). */
 export function fellBack(h: PushHealth, now: number, reason: string): PushHealth {
-  if (h.name === 'polling') return h;
+  if (h.name === 'polling') return stillPolling(h, reason, h.reconcileNow);
   return move(h, 'fallen-back', now, reason, true);
 }
 

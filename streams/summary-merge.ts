@@ -30,7 +30,14 @@ export function reconcileSummary(pushDoc: unknown, polled: unknown, where: strin
   const polledPlays = Array.isArray(polled.plays) ? (polled.plays as unknown[]) : [];
   const newest = playId(pushPlays[pushPlays.length - 1]);
   const polledIds = new Set(polledPlays.map(playId));
-  const progress = compareProgress(readSummaryHeader(polled, where), readSummaryHeader(pushDoc, where));
+  let pushHeader;
+  try {
+    pushHeader = readSummaryHeader(pushDoc, where);
+  } catch {
+    // A push document whose header does not read is no reference for anything: the poll is the truth.
+    return { doc: polled, pollWins: true, added: 0 };
+  }
+  const progress = compareProgress(readSummaryHeader(polled, where), pushHeader);
   const asNew =
     progress >= 0 && polledPlays.length >= pushPlays.length && (newest === null || polledIds.has(newest));
   if (asNew) return { doc: polled, pollWins: true, added: 0 };

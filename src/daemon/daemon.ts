@@ -412,6 +412,7 @@ function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): 
           backoffMaxMs: FASTCAST_BACKOFF_MAX_MS,
           retryTopicMs: FASTCAST_RETRY_TOPIC_MS,
           resyncMinMs: FASTCAST_RESYNC_MIN_MS,
+          subscribeTimeoutMs: push.subscribeTimeoutMs,
           fetchDocument: (request) => client.fetchDocument(request),
           logger: logger.child({ component: 'fastcast' }),
         },

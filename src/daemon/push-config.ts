@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_RECONCILE_MS } from '../../streams/engine-config.js';
+import { DEFAULT_SUBSCRIBE_TIMEOUT_MS } from '../espn/fastcast-client.js';
 import {
   httpUrl,
   intIn,
@@ -23,6 +24,8 @@ export interface PushConfig {
   origin: string;
   /** While push is healthy, the summary is polled this often, for reconciliation only. */
   reconcileMs: number;
+  /** A subscription with no checkpoint (`H`) within this long is "no topic": the game is polled. */
+  subscribeTimeoutMs: number;
 }
 
 export interface PushFlags {
@@ -38,6 +41,8 @@ export const DEFAULT_FASTCAST_USER_AGENT =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 export const DEFAULT_FASTCAST_ORIGIN = 'https://www.espn.com';
 const MIN_RECONCILE_MS = 1_000;
+const MIN_SUBSCRIBE_TIMEOUT_MS = 1_000;
+const MAX_SUBSCRIBE_TIMEOUT_MS = 120_000;
 
 const FIELDS = {
   push: {
@@ -82,6 +87,16 @@ const FIELDS = {
       `an integer number of milliseconds, at least ${MIN_RECONCILE_MS}`,
     ),
   },
+  subscribeTimeoutMs: {
+    env: 'COURTSIDE_FASTCAST_SUBSCRIBE_TIMEOUT_MS',
+    flag: undefined,
+    default: String(DEFAULT_SUBSCRIBE_TIMEOUT_MS),
+    schema: intIn(
+      MIN_SUBSCRIBE_TIMEOUT_MS,
+      MAX_SUBSCRIBE_TIMEOUT_MS,
+      `an integer number of milliseconds, ${MIN_SUBSCRIBE_TIMEOUT_MS}-${MAX_SUBSCRIBE_TIMEOUT_MS}`,
+    ),
+  },
 } satisfies Record<'push' | keyof PushConfig, ConfigField<keyof PushFlags>>;
 
 /** The push configuration, or null when push is off. Throws `InvalidConfigError` naming the source. */
@@ -93,5 +108,6 @@ export function loadPushConfig(options: { env?: ConfigEnv; flags?: PushFlags } =
     userAgent: out.userAgent as string,
     origin: out.origin as string,
     reconcileMs: out.reconcileMs as number,
+    subscribeTimeoutMs: out.subscribeTimeoutMs as number,
   };
 }

@@ -94,8 +94,11 @@ export interface ResyncLimit {
 export const DEFAULT_RESYNC_LIMIT: ResyncLimit = { count: 10, windowMs: 120_000, pauseMs: 600_000 };
 
 export interface FastcastListener {
-  /** The topic has a new document (a checkpoint or a batch of patches applied to it). */
-  document(topic: string, update: TopicDocument): void;
+  /**
+   * The topic has a new document (a checkpoint or a batch of patches applied to it). Returns why
+   * it cannot be used, if it cannot (a header that does not read): the topic is resynced.
+   */
+  document(topic: string, update: TopicDocument): string | void;
   /** The topic's document is not kept current until the next `document` call. */
   lost(topic: string, reason: TopicLoss, detail: string): void;
 }
@@ -232,9 +235,10 @@ export function createFastcastClient(
     if (topic) return topic;
     topic = createTopic(name, {
       document: (update) => {
+        const refused = listener.document(name, update);
+        if (typeof refused === 'string') return refused;
         noTopicBackoff.get(name)?.reset();
         maintenanceBackoff.reset();
-        listener.document(name, update);
       },
       resync: (reason, detail) => {
         fastcastResyncs.inc({ reason });

@@ -14,7 +14,7 @@ import { unreadPartLabel } from './summary-parts.js';
  * milliseconds for a summary-sized document, and a burst of frames must not cost it per frame.
  */
 
-export type ResyncReason = 'mid_gap' | 'bad_patch' | 'bad_payload' | 'checkpoint_failed';
+export type ResyncReason = 'mid_gap' | 'bad_patch' | 'bad_payload' | 'checkpoint_failed' | 'bad_document';
 
 export type TopicPhase = 'subscribing' | 'loading' | 'live' | 'absent';
 
@@ -27,7 +27,8 @@ export interface TopicDocument {
 }
 
 export interface TopicHooks {
-  document(update: TopicDocument): void;
+  /** Returns why the document cannot be used (its reader refuses it: the topic resyncs), or nothing. */
+  document(update: TopicDocument): string | void;
   /** The document cannot be trusted until a fresh checkpoint: ask for one. */
   resync(reason: ResyncReason, detail: string): void;
   /** Downloads a checkpoint. */
@@ -111,7 +112,8 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
       }
       doc = result.doc;
     }
-    hooks.document({ doc, ts, patches: fromCheckpoint ? 0 : frames.length });
+    const refused = hooks.document({ doc, ts, patches: fromCheckpoint ? 0 : frames.length });
+    if (typeof refused === 'string') resync('bad_document', refused);
   };
 
   const schedule = (): void => {

@@ -15,7 +15,11 @@ describe('push configuration', () => {
       fastcastUrl: DEFAULT_FASTCAST_URL,
       origin: 'https://www.espn.com',
       reconcileMs: 15_000,
+      subscribeTimeoutMs: 10_000,
     });
+    expect(
+      loadPushConfig({ env: { COURTSIDE_FASTCAST_SUBSCRIBE_TIMEOUT_MS: '2500' } })?.subscribeTimeoutMs,
+    ).toBe(2_500);
     expect(push?.userAgent).toMatch(/^Mozilla\/5\.0/);
   });
 
@@ -35,6 +39,9 @@ describe('push configuration', () => {
     expect(() => loadPushConfig({ flags: { fastcastUrl: 'ftp://x' } })).toThrow(/--fastcast-url: .*http/);
     expect(() => loadPushConfig({ env: { COURTSIDE_RECONCILE_MS: '10' } })).toThrow(
       /COURTSIDE_RECONCILE_MS: .*at least 1000/,
+    );
+    expect(() => loadPushConfig({ env: { COURTSIDE_FASTCAST_SUBSCRIBE_TIMEOUT_MS: '500' } })).toThrow(
+      /COURTSIDE_FASTCAST_SUBSCRIBE_TIMEOUT_MS: .*milliseconds, 1000-120000/,
     );
     // The origin is sent as the upgrade's Origin header: an origin, not a page.
     expect(() => loadPushConfig({ env: { COURTSIDE_FASTCAST_ORIGIN: 'https://www.espn.com/nba' } })).toThrow(

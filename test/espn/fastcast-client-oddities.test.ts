@@ -81,7 +81,7 @@ async function run(script: ScriptOptions, client: Partial<FastcastClientOptions>
       ...client,
     },
     {
-      document: (_tc, update) => docs.push(update),
+      document: (_tc, update) => void docs.push(update),
       lost: (_tc, reason, detail) => losses.push({ reason, detail }),
     },
   );

@@ -26,7 +26,7 @@ export interface ScriptOptions {
   onConnect?: (s: ScriptSession) => void;
   /** After `S` is answered 200. */
   onSubscribe?: (s: ScriptSession, topic: string) => void;
-  /** The checkpoint body served for `topic` (JSON-encoded unless a string). */
+  /** The checkpoint body served for `topic` (JSON-encoded unless a string), or a promise of it. */
   checkpoint?: (topic: string) => unknown;
   hbiSeconds?: number;
 }
@@ -70,9 +70,10 @@ export async function startScript(options: ScriptOptions = {}): Promise<ScriptSe
     }
     const cp = /^\/cp\/([a-z0-9-]+)\.json$/.exec(path);
     if (cp && options.checkpoint) {
-      const body = options.checkpoint(cp[1] as string);
-      res.setHeader('Content-Type', 'application/json');
-      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+      void Promise.resolve(options.checkpoint(cp[1] as string)).then((body) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(typeof body === 'string' ? body : JSON.stringify(body));
+      });
       return;
     }
     res.statusCode = 404;

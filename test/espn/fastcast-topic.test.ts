@@ -20,7 +20,7 @@ function topic(checkpoint: unknown) {
   const resyncs: ResyncReason[] = [];
   const skipped: SkippedOperation[] = [];
   const t = createTopic('gp-basketball-nba-1', {
-    document: (u) => docs.push(u),
+    document: (u) => void docs.push(u),
     resync: (reason) => resyncs.push(reason),
     skipped: (ops) => skipped.push(...ops),
     fetchCheckpoint: () => Promise.resolve(structuredClone(checkpoint)),
@@ -109,6 +109,32 @@ describe('a FastCast topic', () => {
     expect(await counted('pickcenter')).toBe(pickcenter + 1);
   });
 
+  it("a document its reader refuses is resynced: the reason is the reader's", async () => {
+    const resyncs: Array<[ResyncReason, string]> = [];
+    let refuse = false;
+    const t = createTopic('gp-basketball-nba-1', {
+      document: () => (refuse ? 'header does not read' : undefined),
+      resync: (reason, detail) => resyncs.push([reason, detail]),
+      fetchCheckpoint: () => Promise.resolve({ plays: [] }),
+      soon: (fn) => setImmediate(fn),
+      now: () => 0,
+    });
+    const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+    t.frame({ op: 'H', tc: t.name, mid: 1, pl: 'https://cp.example/1' });
+    await tick();
+    expect(t.phase).toBe('live');
+    refuse = true;
+    t.frame({
+      op: 'P',
+      tc: t.name,
+      mid: 2,
+      pl: encodePatchPayload([{ op: 'remove', path: '/plays' }], 1, false),
+    });
+    await tick();
+    expect(resyncs).toEqual([['bad_document', 'header does not read']]);
+    expect(t.phase).toBe('subscribing');
+  });
+
   it('a mid gap asks for a fresh checkpoint; I frames consume a mid; frames before the next H are dropped', async () => {
     const s = topic({ a: [] });
     s.h();
@@ -130,7 +156,7 @@ describe('a FastCast topic', () => {
     const docs: TopicDocument[] = [];
     const loads: string[] = [];
     const t = createTopic('gp-basketball-nba-1', {
-      document: (u) => docs.push(u),
+      document: (u) => void docs.push(u),
       resync: () => undefined,
       fetchCheckpoint: (url) => {
         loads.push(url);
@@ -175,7 +201,7 @@ describe('a FastCast topic', () => {
       const docs: TopicDocument[] = [];
       const resyncs: ResyncReason[] = [];
       const t = createTopic('gp-basketball-nba-1', {
-        document: (u) => docs.push(u),
+        document: (u) => void docs.push(u),
         resync: (reason) => resyncs.push(reason),
         fetchCheckpoint: () => Promise.resolve({ a: [] }),
         soon: (fn) => setImmediate(fn),

@@ -21,7 +21,7 @@ const SPEED = 320;
 const CDN_LAG_MS = 3_000;
 const SUMMARY_INTERVAL_MS = 1_000;
 // What a poll adds to the interval itself: the request's round trip, the diff, the commit and the
-// delivery to the viewer, on the shared two-core machine (as in push-oddities.test.ts).
+// delivery to the viewer, on the shared two-core machine (as in push-lookalike-oddities.test.ts).
 const POLL_SLACK_MS = 1_000;
 const BOMB_BYTES = 2 ** 30;
 const RSS_LIMIT_MB = 300;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   checkResync,
@@ -10,6 +11,7 @@ import {
   resyncing,
   wantReconcile,
   type PushHealth,
+  type PushHealthName,
 } from '../../streams/push-health.js';
 
 const at = (h: PushHealth, ms: number): PushHealth => documentArrived(h, ms, true);
@@ -70,14 +72,74 @@ describe('push health', () => {
     expect(documentArrived(f, 90, true)).toMatchObject({ name: 'push', since: 90 });
   });
 
-  it('polling stays polling when push reports a loss before any document', () => {
+  it('polling stays polling when push reports a loss before any document, with the loss as its reason', () => {
     const h = initialPushHealth(0);
-    expect(fellBack(h, 10, 'topic 404')).toBe(h);
-    expect(resyncing(h, 10, 'mid gap')).toMatchObject({ name: 'polling', reconcileNow: true });
+    // Still polling, saying why push does not feed it; the same report twice changes nothing.
+    const f = fellBack(h, 10, 'topic 404');
+    expect(f).toEqual({ ...h, reason: 'topic 404' });
+    expect(fellBack(f, 20, 'topic 404')).toBe(f);
+    expect(resyncing(h, 10, 'mid gap')).toEqual({ ...h, reason: 'mid gap', reconcileNow: true });
   });
 
   it('a game that ended asks for its confirming polls at the normal interval', () => {
     const p = reconciled(at(initialPushHealth(0), 0));
     expect(pollDue(wantReconcile(p), 1, 0, 15_000)).toBe(true);
+  });
+});
+
+/**
+ * Whatever push reports and whenever, a live game is never left without a summary poll for
+ * longer than one summary interval plus the reconciliation interval: the poller ticks every
+ * `summaryMs` and, at each tick, checks the resync grace and asks `pollDue` (summary-poller.ts).
+ * Events come from pushed documents or from polls; with the polls so bounded, no state of the
+ * push client (whatever documents it hands out, or none) can keep a game's events away longer.
+ */
+describe('push health bounds the wait for a poll in every state', () => {
+  const SUMMARY_MS = 1_000;
+  const RECONCILE_MS = 15_000;
+  type Report = 'checkpoint' | 'patch' | 'resync' | 'fallback' | 'ended' | 'none';
+  const report = fc.constantFrom<Report>('checkpoint', 'patch', 'resync', 'fallback', 'ended', 'none');
+  const step = fc.record({
+    report,
+    atMs: fc.integer({ min: 0, max: SUMMARY_MS - 1 }),
+    quietTicks: fc.nat(40),
+  });
+
+  it('holds for any sequence of reports, and every state is visited', () => {
+    const visited = new Set<PushHealthName>();
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
+        let h = initialPushHealth(0);
+        let lastPollAt: number | null = null;
+        let tick = 0;
+        let longest = 0;
+        const runTick = (): void => {
+          const now = tick * SUMMARY_MS;
+          h = checkResync(h, now, SUMMARY_MS);
+          visited.add(h.name);
+          if (pollDue(h, now, lastPollAt, RECONCILE_MS)) {
+            lastPollAt = now;
+            h = reconciled(h);
+          }
+          longest = Math.max(longest, now - (lastPollAt ?? 0));
+          tick++;
+        };
+        for (const s of steps) {
+          // A report between two ticks, then some ticks with nothing from push at all.
+          const at = (tick - 1) * SUMMARY_MS + s.atMs;
+          if (s.report === 'checkpoint') h = documentArrived(h, at, true);
+          else if (s.report === 'patch') h = documentArrived(h, at, false);
+          else if (s.report === 'resync') h = resyncing(h, at, 'mid gap');
+          else if (s.report === 'fallback') h = fellBack(h, at, 'no topic');
+          else if (s.report === 'ended') h = wantReconcile(h);
+          visited.add(h.name);
+          runTick();
+          for (let i = 0; i < s.quietTicks; i++) runTick();
+        }
+        expect(longest).toBeLessThanOrEqual(SUMMARY_MS + RECONCILE_MS);
+      }),
+      { numRuns: 300, seed: 35 },
+    );
+    expect([...visited].sort()).toEqual(['fallen-back', 'polling', 'push', 'resyncing']);
   });
 });

@@ -65,4 +65,12 @@ describe('a polled summary with fewer plays than push', () => {
     expect(r.pollWins).toBe(false);
     expect(ids(r.doc)).toEqual(['1', '2', '3']);
   });
+
+  it('a push document whose header does not read (a checkpoint that was no summary) gives way to the poll', () => {
+    const polled = summary(1, '6:00', ['1', '2']);
+    for (const push of [{ pl: summary(1, '5:00', ['1', '2', '3']) }, { plays: [{ id: '9' }] }, null]) {
+      const r = reconcileSummary(push, polled, 'test');
+      expect(r).toEqual({ doc: polled, pollWins: true, added: 0 });
+    }
+  });
 });

@@ -11,7 +11,7 @@ import { gameDone, type Viewer } from './play-viewer.js';
 
 /**
  * Copies of one held-out recorded final under new game ids, replayed together by a simulator with
- * push off: what the checks of push against FastCast's oddities follow (push-oddities.test.ts,
+ * push off: what the checks of push against FastCast's oddities follow (push-lookalike-oddities.test.ts,
  * push-bomb.test.ts, bench/push-oddities.ts).
  */
 
