@@ -1,5 +1,6 @@
 import type { FastcastFrame } from '../espn/fastcast-frames.js';
 import type { League } from '../core/leagues.js';
+import { readsPointer } from '../espn/summary-parts.js';
 import { result, type CheckResult } from './doctor-report.js';
 import type { FrameLog, SocketAttempt } from './doctor-socket.js';
 import type { TopicWatch } from './doctor-topic.js';
@@ -248,8 +249,16 @@ function frames(f: ProbeFindings): CheckResult {
     issues.push(`${w.undecodable.length} patch frame(s) did not decode (${w.undecodable[0]})`);
   const absent = w.failedOps.filter((op) => op.op === 'remove' || op.op === 'replace');
   const paths = [...new Set(absent.map((op) => op.path))].slice(0, 3).join(', ');
-  if (absent.length > 0)
-    issues.push(`${absent.length} operation(s) remove or replace keys the document lacks (${paths})`);
+  if (absent.length > 0) {
+    const read = absent.filter((op) => readsPointer(op.path)).length;
+    const where =
+      read === 0
+        ? 'all on parts courtside does not read, so skipped'
+        : `${read} on parts courtside reads, each costing a fresh checkpoint`;
+    issues.push(
+      `${absent.length} operation(s) do not apply: they remove or replace keys the document lacks (${paths}): ${where}`,
+    );
+  }
   const others = w.failedOps.length - absent.length;
   if (others > 0) issues.push(`${others} other operation(s) do not apply`);
   const gaps = w.resyncs.filter((r) => r.reason === 'mid_gap');
@@ -273,7 +282,9 @@ function frames(f: ProbeFindings): CheckResult {
   };
   if (issues.length > 0)
     return result('fastcast-frames', 'fail', `in ${seconds} s: ${issues.join('; ')}`, {
-      fix: 'courtside copes at the cost of some polling (docs/upstream.md, "FastCast as it misbehaves"); a capture of the topic helps a bug report',
+      fix:
+        'courtside copes (it skips operations on parts it does not read, splits lists, refuses payloads over 16 MiB), ' +
+        'at most at the cost of some polling (docs/upstream.md, "courtside doctor"); a capture of the topic helps a bug report',
       data,
     });
   const ofTopic = log.received.filter(

@@ -2,8 +2,8 @@ import type { PeerCertificate } from 'node:tls';
 import type { Agent } from 'undici';
 import WebSocket, { type ClientOptions } from 'ws';
 import { discover, type DiscoveryAnswer } from '../espn/fastcast-discovery.js';
-import { readFrame, socketPath, type FastcastFrame } from '../espn/fastcast-frames.js';
-import { fastcastServerIdentity } from '../espn/fastcast-tls.js';
+import { MAX_PAYLOAD_BYTES, readFrames, socketPath, type FastcastFrame } from '../espn/fastcast-frames.js';
+import { fastcastSocketTls } from '../espn/fastcast-tls.js';
 import type { PushConfig } from '../daemon/push-config.js';
 
 /**
@@ -64,39 +64,44 @@ export async function openFastcastSocket(request: SocketRequest): Promise<Socket
       timeoutMs,
     });
     const host = answer.host.includes(':') ? `[${answer.host}]` : answer.host;
-    const path = request.encodeToken ? wholeTokenPath(answer.token) : socketPath(answer.token);
+    const path = socketPath(answer.token, request.encodeToken ? 'encoded' : 'given');
     found = { ...answer, socketUrl: `${secure ? 'wss' : 'ws'}://${host}:${answer.port}${path}` };
   } catch (error) {
     return { ok: false, stage: 'discovery', error: error as Error };
   }
   let cert: PeerCertificate | undefined;
   let serviceHostNamed = false;
-  // The name check courtside's socket makes, with the certificate kept to say what it named.
-  const identity = fastcastServerIdentity(
-    found.host,
-    new URL(push.fastcastUrl).hostname.replace(/^\[(.*)\]$/, '$1'),
-    () => (serviceHostNamed = true),
-  );
-  const check = (host: string, c: PeerCertificate): Error | undefined => {
-    cert = c;
-    return identity(host, c);
-  };
+  // The socket courtside opens, with the certificate kept to say what it named.
+  const tls = secure
+    ? fastcastSocketTls(
+        found.host,
+        new URL(push.fastcastUrl).hostname.replace(/^\[(.*)\]$/, '$1'),
+        undefined,
+        () => (serviceHostNamed = true),
+      )
+    : undefined;
+  const identity = tls?.checkServerIdentity as unknown as
+    ((host: string, c: PeerCertificate) => Error | undefined) | undefined;
   const options: ClientOptions = {
     headers: { 'User-Agent': push.userAgent, Origin: push.origin },
     perMessageDeflate: false,
     handshakeTimeout: timeoutMs,
-    ...(secure
+    maxPayload: MAX_PAYLOAD_BYTES,
+    ...(tls && identity
       ? {
-          rejectUnauthorized: true,
-          checkServerIdentity: check as unknown as ClientOptions['checkServerIdentity'],
+          ...tls,
+          checkServerIdentity: ((host: string, c: PeerCertificate) => {
+            cert = c;
+            return identity(host, c);
+          }) as unknown as ClientOptions['checkServerIdentity'],
         }
       : {}),
   };
   const ws = new WebSocket(found.socketUrl, options);
-  const tls = (): TlsSeen | undefined =>
+  const seen = (): TlsSeen | undefined =>
     cert === undefined ? undefined : { names: certificateNames(cert), serviceHostNamed };
   return new Promise<SocketAttempt>((resolve) => {
-    ws.once('open', () => resolve({ ok: true, ws, found, tls: tls() }));
+    ws.once('open', () => resolve({ ok: true, ws, found, tls: seen() }));
     ws.once('unexpected-response', (_req, res) => {
       res.resume();
       ws.on('error', () => undefined);
@@ -108,18 +113,13 @@ export async function openFastcastSocket(request: SocketRequest): Promise<Socket
         found,
         status,
         error: new Error(`upgrade answered ${status}`),
-        tls: tls(),
+        tls: seen(),
       });
     });
     ws.once('error', (error) =>
-      resolve({ ok: false, stage: 'upgrade', found, status: undefined, error, tls: tls() }),
+      resolve({ ok: false, stage: 'upgrade', found, status: undefined, error, tls: seen() }),
     );
   });
-}
-
-/** The socket path with the token percent-encoded whole (`+`, `/`, `=` included). */
-function wholeTokenPath(token: string): string {
-  return socketPath('').replace(/=$/, `=${encodeURIComponent(token)}`);
 }
 
 function certificateNames(cert: PeerCertificate): string {
@@ -132,8 +132,6 @@ export interface Received {
   readonly frame: FastcastFrame;
   /** ms, the doctor's clock. */
   readonly at: number;
-  /** Came in a message that held several frames (a JSON list). */
-  readonly inList: boolean;
 }
 
 /** Every message of the socket, kept; `wait` resolves on a frame that matches (or undefined at the deadline). */
@@ -159,30 +157,23 @@ export function logFrames(ws: WebSocket, now: () => number): FrameLog {
   let closedWith: string | undefined;
   let lastHeard = now();
   ws.on('ping', () => (lastHeard = now()));
-  const add = (frame: FastcastFrame, inList: boolean): void => {
+  const add = (frame: FastcastFrame): void => {
     lastHeard = now();
-    const r = { frame, at: now(), inList };
+    const r = { frame, at: now() };
     received.push(r);
     for (const fn of listeners) fn(r);
   };
   ws.on('message', (data) => {
-    const text = String(data);
-    let value: unknown;
+    let read: { frames: FastcastFrame[]; invalid: number };
     try {
-      value = JSON.parse(text);
+      read = readFrames(String(data), 'fastcast');
     } catch {
       unreadable++;
       return;
     }
-    const items = Array.isArray(value) ? value : [value];
-    if (Array.isArray(value)) lists++;
-    for (const item of items) {
-      try {
-        add(readFrame(JSON.stringify(item), 'fastcast'), Array.isArray(value));
-      } catch {
-        unreadable++;
-      }
-    }
+    unreadable += read.invalid;
+    if (String(data).trimStart().startsWith('[')) lists++;
+    for (const frame of read.frames) add(frame);
   });
   ws.on('close', (code) => (closedWith ??= `closed with code ${code}`));
   ws.on('error', (error) => (closedWith ??= error.message));

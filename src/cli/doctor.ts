@@ -106,7 +106,8 @@ export async function runDoctor(
   const redis = redisCheck(redisUrl);
   try {
     const site = await checkSiteApi(client, config.leagues);
-    const game = chooseGame(site.games, flags.game, config.leagues);
+    // The game is only FastCast's business: with push off none is chosen.
+    const game = push === null ? undefined : chooseGame(site.games, flags.game, config.leagues);
     const fastcast =
       push === null
         ? CHECK_NAMES.filter((n) => n.startsWith('fastcast-') || n === 'push-lag').map((n) =>

@@ -30,11 +30,11 @@ const EXAMPLES = `
 Examples:
   $ courtside upstream --simulate 8 --seed 42 --speed 10 --port 9000
   $ courtside upstream --simulate 4 --faults "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,insert=0.05,rescore=0.05,latency=200"
+  $ courtside upstream --simulate 2 --fastcast-faults "no-h@900001000,absent-keys=10"   # FastCast as ESPN misbehaves
   $ courtside record --out recordings       # ESPN's payloads (add --upstream <url> to record a simulator's)
   $ courtside upstream --fixtures recordings
   $ courtside op mens_summary --event-id 401585607 --format raw --out game.json   # a finished game, from ESPN
   $ courtside upstream --replay game.json --speed 60
-  $ courtside upstream --simulate 2 --fastcast-faults "no-h@900000001,absent-keys=10"   # FastCast as ESPN misbehaves
 Then point the client at it: COURTSIDE_UPSTREAM=<printed URL> courtside op mens_scoreboard --format raw`;
 
 // Same bound as `serve`: a stuck close must not keep a supervisor's stop waiting.

@@ -121,6 +121,8 @@ export class FastcastFaults {
   // Deflated bombs by inflated size: made once at start (`prepare`), as they take a while to make.
   private readonly bombs = new Map<number, string>();
   private readonly frameCounts = new Map<string, number>();
+  // Each publication's draw, so that every socket subscribed to the topic gets the same frames.
+  private readonly decided = new WeakMap<object, { absentKeys: boolean; bomb: string | undefined }>();
 
   constructor(input?: string | readonly FastcastFault[]) {
     this.list = parseFastcastFaults(input);
@@ -151,18 +153,22 @@ export class FastcastFaults {
   }
 
   /**
-   * What this patch frame of `game`'s topic carries: the absent-key operations to add, and a bomb
-   * payload to send before it. Counts the game's frames (one in N).
+   * What `publication`, a patch of `game`'s topic, carries: the absent-key operations to add, and
+   * a bomb payload to send before it. Counts the game's publications (one in N).
    */
-  forPatch(game: string): { absentKeys: boolean; bomb: string | undefined } {
+  forPatch(game: string, publication: object): { absentKeys: boolean; bomb: string | undefined } {
+    const known = this.decided.get(publication);
+    if (known) return known;
     const n = (this.frameCounts.get(game) ?? 0) + 1;
     this.frameCounts.set(game, n);
     const absent = this.find('absent-keys', game);
     const bomb = this.find('inflate-bomb', game);
-    return {
+    const decision = {
       absentKeys: absent !== undefined && (n - 1) % (absent.value ?? 10) === 0,
       bomb: bomb !== undefined && (n - 1) % BOMB_EVERY === 0 ? this.bombs.get(bombSize(bomb)) : undefined,
     };
+    this.decided.set(publication, decision);
+    return decision;
   }
 }
 

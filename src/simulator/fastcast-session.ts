@@ -126,7 +126,7 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
       }
       const patch = faults.roll('badpatch') ? { ...published, patch: UNAPPLIABLE } : published;
       const game = gameOf(topic) ?? '';
-      const { absentKeys, bomb } = deps.pushFaults.forPatch(game);
+      const { absentKeys, bomb } = deps.pushFaults.forPatch(game, published);
       if (bomb !== undefined)
         send({
           op: 'P',

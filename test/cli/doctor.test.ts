@@ -79,7 +79,7 @@ describe('courtside doctor', () => {
       'absent-keys',
       { fastcastFaults: 'absent-keys=2' },
       'fastcast-frames',
-      /remove or replace keys the document lacks \(\/odds\/0\/details, \/pickcenter\/0\/spread\)/,
+      /remove or replace keys the document lacks \(\/odds\/0\/details, \/pickcenter\/0\/spread\): all on parts courtside does not read, so skipped/,
     ],
     [
       'no-h',
@@ -92,6 +92,13 @@ describe('courtside doctor', () => {
       { fastcastFaults: 'wrapped-checkpoint' },
       'fastcast-checkpoint',
       /wrapped as \{"pl": document\}/,
+    ],
+    [
+      'inflate-bomb',
+      // Just over the 16 MiB that courtside inflates a payload to, so that the test stays small.
+      { fastcastFaults: `inflate-bomb=${16 * 1024 * 1024 + 1024}` },
+      'fastcast-frames',
+      /patch frame\(s\) did not decode \(.*inflates past 16 MiB/,
     ],
     [
       'batched-frames',
@@ -133,7 +140,12 @@ describe('courtside doctor', () => {
     ],
     ['expiredtoken', { faults: 'expiredtoken=1' }, 'fastcast-upgrade', /upgrade refused: answered 401/],
     ['lostframe', { faults: 'lostframe=1' }, 'fastcast-frames', /frames lost \(mid \d+ after \d+\)/],
-    ['badpatch', { faults: 'badpatch=1' }, 'fastcast-frames', /operation\(s\) .*(lacks|do not apply)/],
+    [
+      'badpatch',
+      { faults: 'badpatch=1' },
+      'fastcast-frames',
+      /operation\(s\) do not apply: they remove or replace keys the document lacks \(\/plays\/\S+\): \d+ on parts courtside reads, each costing a fresh checkpoint/,
+    ],
     ['dropsocket', { faults: 'dropsocket=1' }, 'fastcast-frames', /the socket ended/],
     [
       'silentsocket',
@@ -166,6 +178,21 @@ describe('courtside doctor', () => {
     const none = await doctor(up, { seconds: '1' });
     expect(none.results.find((r) => r.check === 'redis')).toMatchObject({ verdict: 'skip', needed: false });
     expect(none.exitCode).toBe(0);
+  });
+
+  it('with push off: the FastCast checks are skipped and not needed, even against a FastCast that is down', async () => {
+    const up = await simulator({ fastcastFaults: 'discovery-down' });
+    const d = await doctor(up, { push: 'off' });
+    const fastcast = d.results.filter((r) => r.check.startsWith('fastcast-') || r.check === 'push-lag');
+    expect(fastcast).toHaveLength(8);
+    for (const r of fastcast)
+      expect(r).toMatchObject({
+        verdict: 'skip',
+        needed: false,
+        detail: expect.stringMatching(/push is off/),
+      });
+    expect(d.text).toMatch(/^courtside doctor: upstream \S+, FastCast off$/m);
+    expect(d.exitCode).toBe(0);
   });
 
   it('with no live game: the subscription is a warning naming --game, the connection is still checked', async () => {

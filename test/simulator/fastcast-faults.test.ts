@@ -134,6 +134,26 @@ describe('FastCast faults in the simulator', () => {
     expect(pb.some(absent)).toBe(false);
   });
 
+  it('absent-keys: every socket on the topic gets the same publications marked', async () => {
+    const { clock, up, a } = await twoGames('absent-keys=3');
+    const [s, t] = [await open(up), await open(up)];
+    for (const x of [s, t]) {
+      x.send({ op: 'C' });
+      x.send({ op: 'S', tc: a.topic });
+      await x.waitFor((f) => f.op === 'H');
+    }
+    await patches(s, clock, a.topic, 6);
+    await new Promise((r) => setTimeout(r, 100));
+    const marks = (x: RawSocket): string[] =>
+      x
+        .frames()
+        .filter((f) => f.op === 'P' && f.tc === a.topic)
+        .map((f) => `${JSON.parse(f.pl).ts}:${opsOf(f).some((o) => o.path === '/odds/0/details')}`);
+    expect(marks(s).length).toBeGreaterThanOrEqual(6);
+    expect(marks(t)).toEqual(marks(s));
+    expect(marks(s).filter((m) => m.endsWith(':true')).length).toBe(Math.ceil(marks(s).length / 3));
+  });
+
   it('no-h: the game named is answered 200 and then nothing; the other gets its H', async () => {
     const { up, a, b } = await twoGames('');
     await up.close();
