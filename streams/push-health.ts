@@ -112,5 +112,21 @@ export function pollDue(h: PushHealth, now: number, lastPollAt: number | null, r
   return now - lastPollAt >= reconcileMs;
 }
 
+/**
+ * Whether a summary poll must come before a pending pushed document: only when it is overdue by a
+ * whole summary interval. A tick that finds a pushed document pending diffs it instead of polling,
+ * so pushed documents arriving faster than the ticks (each one waking the poller) would otherwise
+ * put the reconciliation off for as long as they kept coming.
+ */
+export function reconcileOverdue(
+  h: PushHealth,
+  now: number,
+  lastPollAt: number | null,
+  reconcileMs: number,
+  summaryMs: number,
+): boolean {
+  return h.name === 'push' && now - (lastPollAt ?? h.since) >= reconcileMs + summaryMs;
+}
+
 /** Fed by push (for status pages): `push`; otherwise polling. */
 export const feedOf = (h: PushHealth): 'push' | 'polling' => (h.name === 'push' ? 'push' : 'polling');

@@ -29,7 +29,7 @@ import { diffSummary } from './game-diff.js';
 import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './game-state.js';
 import type { RawPlay } from './play-fingerprint.js';
 import { errorInfo } from './poller-status.js';
-import { checkResync, pollDue, reconciled, wantReconcile } from './push-health.js';
+import { checkResync, pollDue, reconcileOverdue, reconciled, wantReconcile } from './push-health.js';
 import { setHealth, type PushState } from './push-state.js';
 import { reconcileSummary } from './summary-merge.js';
 
@@ -187,7 +187,10 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     const push = t.push;
     let raw: unknown;
     let pushed = false;
-    if (push?.pending) {
+    const overdue =
+      push !== null &&
+      reconcileOverdue(push.health, now(), push.lastPollAt, ctx.push?.reconcileMs ?? 0, intervals.summaryMs);
+    if (push?.pending && !overdue) {
       // A document push delivered: the same diff as a polled summary, without a request.
       push.pending = false;
       raw = push.doc;
@@ -214,6 +217,8 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
         if (push.doc !== undefined) {
           // The site API's CDN can lag push: an older summary never takes back what push delivered.
           const merged = reconcileSummary(push.doc, polled, where);
+          // The pending pushed document, if any, is the one just merged.
+          push.pending = false;
           raw = merged.doc;
           if (merged.pollWins && push.health.name !== 'push') push.doc = undefined;
         }

@@ -13,13 +13,9 @@ import {
 } from '../core/metrics.js';
 import { Backoff } from '../core/backoff.js';
 import { discover } from './fastcast-discovery.js';
-import {
-  MAX_PAYLOAD_BYTES,
-  readFrames,
-  socketPath,
-  type FastcastFrame,
-  type TokenForm,
-} from './fastcast-frames.js';
+import { createNoTopicWatch } from './fastcast-no-topic.js';
+import { MAX_PAYLOAD_BYTES, readFrames, socketPath, type FastcastFrame } from './fastcast-frames.js';
+import { createTokenForms } from './fastcast-token-form.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
 import { fastcastSocketTls, fastcastTrust } from './fastcast-tls.js';
 import { fetchCheckpoint } from './fastcast-checkpoint-fetch.js';
@@ -120,8 +116,7 @@ const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B
 // After a maintenance message the service is away for a while: asking again as soon as after a
 // dropped socket would meet the same maintenance, so its backoff starts this many times higher.
 const MAINTENANCE_BACKOFF_FACTOR = 10;
-// "No topic" retries back off up to this many times `retryTopicMs`.
-const NO_TOPIC_BACKOFF_FACTOR = 10;
+
 // What FastCast announces; used until its own `C` answer says otherwise.
 const DEFAULT_HBI_SECONDS = 30;
 
@@ -148,9 +143,6 @@ export function createFastcastClient(
   // Each topic's recent resyncs (ms), and the topics left alone until their pause ends.
   const recentResyncs = new Map<string, number[]>();
   const paused = new Set<string>();
-  // The subscription each topic waits on an `H` for (a count per topic), and its "no topic" backoff.
-  const awaitingH = new Map<string, number>();
-  const noTopicBackoff = new Map<string, Backoff>();
   const timers = new Set<NodeJS.Timeout>();
   let ws: WebSocket | null = null;
   let sid: string | null = null;
@@ -159,9 +151,7 @@ export function createFastcastClient(
   let closed = false;
   let connecting = false;
   let heartbeat: NodeJS.Timeout | null = null;
-  // The token's form this server accepted (null: not known yet), and the form to try next.
-  let acceptedForm: TokenForm | null = null;
-  let nextForm: TokenForm = 'given';
+  const tokenForms = createTokenForms();
   const random = options.random ? { random: options.random } : {};
 
   // Jittered exponential backoff between connections; a `C` answered resets it.
@@ -194,34 +184,30 @@ export function createFastcastClient(
     if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
   };
 
+  const noTopics = createNoTopicWatch({
+    timeoutMs: subscribeTimeoutMs,
+    retryMs: options.retryTopicMs,
+    later,
+    session: () => sid,
+    expired: (name) => {
+      if (topics.get(name)?.phase === 'subscribing') noTopic(name);
+    },
+    ...random,
+  });
+
   const sendSubscribe = (name: string): void => {
-    if (paused.has(name)) return;
+    if (paused.has(name) || sid === null) return;
     topics.get(name)?.reset('subscribing');
     send({ op: 'S', sid, tc: name });
-    // `S` answered 200 proves nothing (FastCast answers so for a topic that does not exist yet):
-    // only an `H` does, and one that does not come in time makes the topic "no topic".
-    const session = sid;
-    const seq = (awaitingH.get(name) ?? 0) + 1;
-    awaitingH.set(name, seq);
-    later(subscribeTimeoutMs, () => {
-      if (sid === null || sid !== session || awaitingH.get(name) !== seq) return;
-      if (topics.get(name)?.phase === 'subscribing') noTopic(name);
-    });
+    noTopics.subscribed(name, sid);
   };
 
   /** No `H` came for `name`: its game is polled, and it is asked for again after a backoff. */
   function noTopic(name: string): void {
-    awaitingH.delete(name);
     fastcastNoTopic.inc();
     topics.get(name)?.reset('absent');
     send({ op: 'U', sid, tc: name });
-    let b = noTopicBackoff.get(name);
-    if (!b) {
-      const maxMs = options.retryTopicMs * NO_TOPIC_BACKOFF_FACTOR;
-      b = new Backoff({ baseMs: options.retryTopicMs, maxMs, ...random });
-      noTopicBackoff.set(name, b);
-    }
-    const delay = b.next();
+    const delay = noTopics.retryDelay(name);
     const detail = `subscribed and no checkpoint (H) within ${subscribeTimeoutMs / 1000} s; asked again in ${Math.round(delay / 1000)} s`;
     logger.info({ topic: name, retryInMs: delay }, `FastCast topic not published: ${detail}`);
     listener.lost(name, 'no_topic', detail);
@@ -237,7 +223,7 @@ export function createFastcastClient(
       document: (update) => {
         const refused = listener.document(name, update);
         if (typeof refused === 'string') return refused;
-        noTopicBackoff.get(name)?.reset();
+        noTopics.delivered(name);
         maintenanceBackoff.reset();
       },
       resync: (reason, detail) => {
@@ -360,7 +346,7 @@ export function createFastcastClient(
     if (!topic) return;
     if (frame.op === 'S') {
       if (frame.rc === 200) return;
-      awaitingH.delete(frame.tc);
+      noTopics.answered(frame.tc);
       topic.reset('absent');
       listener.lost(frame.tc, 'topic_404', `subscribe answered rc ${frame.rc ?? '?'}`);
       const name = frame.tc;
@@ -369,7 +355,7 @@ export function createFastcastClient(
       });
       return;
     }
-    if (frame.op === 'H') awaitingH.delete(frame.tc);
+    if (frame.op === 'H') noTopics.answered(frame.tc);
     topic.frame(frame);
   }
 
@@ -409,7 +395,7 @@ export function createFastcastClient(
     connecting = false;
     if (closed) return;
     const { host, port, token } = found;
-    const form = acceptedForm ?? nextForm;
+    const form = tokenForms.next();
     const scheme = secure ? 'wss' : 'ws';
     const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}${socketPath(token, form)}`;
     // `ws` writes Upgrade, Host, Sec-WebSocket-Key and Sec-WebSocket-Version with exactly these
@@ -423,9 +409,8 @@ export function createFastcastClient(
     });
     ws = socket;
     socket.on('open', () => {
-      if (acceptedForm === null && form === 'encoded')
+      if (tokenForms.accepted(form))
         logger.info('FastCast accepted the token percent-encoded; sending it so from now on');
-      acceptedForm = form;
       send({ op: 'C' });
     });
     socket.on('message', (data) => onFrame(socket, String(data)));
@@ -433,11 +418,7 @@ export function createFastcastClient(
     socket.on('unexpected-response', (_req, res) => {
       res.resume();
       const detail = `upgrade answered ${res.statusCode ?? '?'}`;
-      // Servers read the token from the query in more than one way: refused as given, it is
-      // tried once more, at once, with a fresh token wholly percent-encoded.
-      const retry =
-        acceptedForm === null && form === 'given' && socketPath(token, 'encoded') !== socketPath(token);
-      nextForm = retry ? 'encoded' : 'given';
+      const retry = tokenForms.refused(form, token);
       dropSocket(
         'refused',
         retry ? `${detail}; trying the token percent-encoded` : detail,
@@ -476,8 +457,7 @@ export function createFastcastClient(
       lastResync.delete(name);
       recentResyncs.delete(name);
       paused.delete(name);
-      awaitingH.delete(name);
-      noTopicBackoff.delete(name);
+      noTopics.forget(name);
       send({ op: 'U', sid, tc: name });
     },
     get connected() {

@@ -7,6 +7,7 @@ import {
   fellBack,
   initialPushHealth,
   pollDue,
+  reconcileOverdue,
   reconciled,
   resyncing,
   wantReconcile,
@@ -90,22 +91,25 @@ describe('push health', () => {
 /**
  * Whatever push reports and whenever, a live game is never left without a summary poll for
  * longer than one summary interval plus the reconciliation interval: the poller ticks every
- * `summaryMs` and, at each tick, checks the resync grace and asks `pollDue` (summary-poller.ts).
- * Events come from pushed documents or from polls; with the polls so bounded, no state of the
- * push client (whatever documents it hands out, or none) can keep a game's events away longer.
+ * `summaryMs` and, at each tick, diffs a pending pushed document unless the poll is overdue, or
+ * else checks the resync grace and asks `pollDue` (summary-poller.ts). Events come from pushed
+ * documents or from polls; with the polls so bounded, no state of the push client (whatever
+ * documents it hands out, or none) can keep a game's events away longer.
  */
 describe('push health bounds the wait for a poll in every state', () => {
   const SUMMARY_MS = 1_000;
   const RECONCILE_MS = 15_000;
   type Report = 'checkpoint' | 'patch' | 'resync' | 'fallback' | 'ended' | 'none';
   const report = fc.constantFrom<Report>('checkpoint', 'patch', 'resync', 'fallback', 'ended', 'none');
+  // `pushing`: a pushed document is pending at every tick that follows (patches faster than ticks).
   const step = fc.record({
     report,
     atMs: fc.integer({ min: 0, max: SUMMARY_MS - 1 }),
     quietTicks: fc.nat(40),
+    pushing: fc.boolean(),
   });
 
-  it('holds for any sequence of reports, and every state is visited', () => {
+  it('holds for any sequence of reports, pushed documents pending at every tick or not, and every state is visited', () => {
     const visited = new Set<PushHealthName>();
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
@@ -113,26 +117,33 @@ describe('push health bounds the wait for a poll in every state', () => {
         let lastPollAt: number | null = null;
         let tick = 0;
         let longest = 0;
+        let pushing = false;
         const runTick = (): void => {
           const now = tick * SUMMARY_MS;
-          h = checkResync(h, now, SUMMARY_MS);
-          visited.add(h.name);
-          if (pollDue(h, now, lastPollAt, RECONCILE_MS)) {
-            lastPollAt = now;
-            h = reconciled(h);
-          }
-          longest = Math.max(longest, now - (lastPollAt ?? 0));
           tick++;
+          // A pending pushed document is diffed instead of a poll, unless the poll is overdue.
+          const diffsPushed =
+            pushing && h.name === 'push' && !reconcileOverdue(h, now, lastPollAt, RECONCILE_MS, SUMMARY_MS);
+          if (!diffsPushed) {
+            h = checkResync(h, now, SUMMARY_MS);
+            if (pollDue(h, now, lastPollAt, RECONCILE_MS)) {
+              lastPollAt = now;
+              h = reconciled(h);
+            }
+          }
+          visited.add(h.name);
+          longest = Math.max(longest, now - (lastPollAt ?? 0));
         };
         for (const s of steps) {
-          // A report between two ticks, then some ticks with nothing from push at all.
-          const at = (tick - 1) * SUMMARY_MS + s.atMs;
+          // A report between two ticks, then some ticks with nothing new from push.
+          const at = Math.max(0, (tick - 1) * SUMMARY_MS + s.atMs);
           if (s.report === 'checkpoint') h = documentArrived(h, at, true);
           else if (s.report === 'patch') h = documentArrived(h, at, false);
           else if (s.report === 'resync') h = resyncing(h, at, 'mid gap');
           else if (s.report === 'fallback') h = fellBack(h, at, 'no topic');
           else if (s.report === 'ended') h = wantReconcile(h);
           visited.add(h.name);
+          pushing = s.pushing;
           runTick();
           for (let i = 0; i < s.quietTicks; i++) runTick();
         }
@@ -141,5 +152,14 @@ describe('push health bounds the wait for a poll in every state', () => {
       { numRuns: 300, seed: 35 },
     );
     expect([...visited].sort()).toEqual(['fallen-back', 'polling', 'push', 'resyncing']);
+  });
+
+  it('a poll comes before a pending pushed document only once it is overdue by a summary interval', () => {
+    const p = reconciled(at(initialPushHealth(0), 0));
+    expect(reconcileOverdue(p, 15_999, 0, 15_000, 1_000)).toBe(false);
+    expect(reconcileOverdue(p, 16_000, 0, 15_000, 1_000)).toBe(true);
+    // Never polled since push began: counted from then.
+    expect(reconcileOverdue(p, 16_000, null, 15_000, 1_000)).toBe(true);
+    expect(reconcileOverdue(initialPushHealth(0), 99_000, 0, 15_000, 1_000)).toBe(false);
   });
 });
