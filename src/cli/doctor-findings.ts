@@ -1,6 +1,6 @@
 import type { FastcastFrame } from '../espn/fastcast-frames.js';
 import type { League } from '../core/leagues.js';
-import { readsPointer } from '../espn/summary-parts.js';
+import type { ResyncReason } from '../espn/fastcast-topic.js';
 import { result, type CheckResult } from './doctor-report.js';
 import type { FrameLog, SocketAttempt } from './doctor-socket.js';
 import type { TopicWatch } from './doctor-topic.js';
@@ -245,22 +245,23 @@ function frames(f: ProbeFindings): CheckResult {
   const unknown = [...new Set(log.received.map((r) => r.frame.op).filter((op) => !KNOWN_OPS.has(op)))];
   if (unknown.length > 0) issues.push(`unknown op(s) ${unknown.join(', ')}`);
   if (log.unreadable > 0) issues.push(`${log.unreadable} message(s) were not frames`);
-  if (w.undecodable.length > 0)
-    issues.push(`${w.undecodable.length} patch frame(s) did not decode (${w.undecodable[0]})`);
-  const absent = w.failedOps.filter((op) => op.op === 'remove' || op.op === 'replace');
-  const paths = [...new Set(absent.map((op) => op.path))].slice(0, 3).join(', ');
-  if (absent.length > 0) {
-    const read = absent.filter((op) => readsPointer(op.path)).length;
-    const where =
-      read === 0
-        ? 'all on parts courtside does not read, so skipped'
-        : `${read} on parts courtside reads, each costing a fresh checkpoint`;
+  const why = (reason: ResyncReason) => w.resyncs.filter((r) => r.reason === reason).map((r) => r.detail);
+  const undecodable = why('bad_payload');
+  if (undecodable.length > 0)
+    issues.push(`${undecodable.length} patch frame(s) did not decode (${undecodable[0]})`);
+  if (w.skipped.length > 0) {
+    const paths = [...new Set(w.skipped.map((op) => `${op.op} ${op.path}`))].slice(0, 3).join(', ');
     issues.push(
-      `${absent.length} operation(s) do not apply: they remove or replace keys the document lacks (${paths}): ${where}`,
+      `${w.skipped.length} operation(s) do not apply, on parts courtside does not read (${paths}): skipped`,
     );
   }
-  const others = w.failedOps.length - absent.length;
-  if (others > 0) issues.push(`${others} other operation(s) do not apply`);
+  const unapplied = why('bad_patch');
+  if (unapplied.length > 0)
+    issues.push(
+      `${unapplied.length} patch(es) do not apply on a part courtside reads (${unapplied[0]}): each costs a fresh checkpoint`,
+    );
+  const unreadable = why('bad_document');
+  if (unreadable.length > 0) issues.push(`a document courtside cannot read (${unreadable[0]})`);
   const gaps = w.resyncs.filter((r) => r.reason === 'mid_gap');
   if (gaps.length > 0) issues.push(`frames lost (${gaps[0]?.detail})`);
   if (w.resyncs.length > 0)
@@ -278,7 +279,8 @@ function frames(f: ProbeFindings): CheckResult {
     patchesApplied: w.patchesApplied,
     messages: log.received.length,
     lists: log.lists,
-    failedOps: w.failedOps.length,
+    skippedOps: w.skipped.length,
+    resyncs: w.resyncs.length,
   };
   if (issues.length > 0)
     return result('fastcast-frames', 'fail', `in ${seconds} s: ${issues.join('; ')}`, {

@@ -1,13 +1,12 @@
-import fjp from 'fast-json-patch';
 import { checkCheckpoint } from '../espn/fastcast-checkpoint.js';
-import { decodePatchPayload, type FastcastFrame, type PatchOperation } from '../espn/fastcast-frames.js';
+import type { FastcastFrame } from '../espn/fastcast-frames.js';
+import type { SkippedOperation } from '../espn/fastcast-patch.js';
 import { createTopic, type ResyncReason, type Topic } from '../espn/fastcast-topic.js';
 
 /**
- * One game's topic as `courtside doctor` watches it: courtside's own topic code (fastcast-topic.ts:
- * `mid` order, checkpoint, batches) says what courtside makes of the frames, and beside it each
- * patch is applied operation by operation to a copy of the document, so that an operation that
- * fails is named with its path rather than only failing its batch.
+ * One game's topic as `courtside doctor` watches it, through courtside's own topic code
+ * (fastcast-topic.ts: `mid` order, checkpoint, batches, the lenient apply): what it skipped and
+ * why it asked for a fresh checkpoint is what courtside would make of the same frames.
  */
 
 export interface CheckpointSeen {
@@ -31,10 +30,8 @@ export interface TopicWatch {
   readonly patchesApplied: number;
   /** Why the topic asked for a fresh checkpoint, in order. */
   readonly resyncs: ReadonlyArray<{ reason: ResyncReason; detail: string }>;
-  /** Operations that did not apply, by op and path. */
-  readonly failedOps: readonly PatchOperation[];
-  /** Patch frames that did not decode, with the reason. */
-  readonly undecodable: readonly string[];
+  /** Operations that failed on parts courtside does not read, skipped. */
+  readonly skipped: readonly SkippedOperation[];
   /** Publication-to-receipt lag of each live patch (`P`) that carried a time, ms. */
   readonly lags: readonly number[];
   /** Hands a frame of this topic to the watch. */
@@ -55,8 +52,7 @@ export interface TopicWatchOptions {
 
 export function watchTopic(options: TopicWatchOptions): TopicWatch {
   const resyncs: Array<{ reason: ResyncReason; detail: string }> = [];
-  const failedOps: PatchOperation[] = [];
-  const undecodable: string[] = [];
+  const skipped: SkippedOperation[] = [];
   const lags: number[] = [];
   let checkpoint: CheckpointSeen | undefined;
   let checkpointError: string | undefined;
@@ -64,10 +60,6 @@ export function watchTopic(options: TopicWatchOptions): TopicWatch {
   let patchesApplied = 0;
   let settled: () => void = () => undefined;
   const first = new Promise<void>((resolve) => (settled = resolve));
-  // The copy each operation is applied to on its own; frames wait for the checkpoint it starts from.
-  let shadow: unknown;
-  let queued: FastcastFrame[] = [];
-
   const topic = createTopic(options.name, {
     document(update) {
       documents++;
@@ -76,8 +68,6 @@ export function watchTopic(options: TopicWatchOptions): TopicWatch {
     },
     resync(reason, detail) {
       resyncs.push({ reason, detail });
-      shadow = undefined;
-      queued = [];
       if (reason === 'checkpoint_failed') settled();
       options.resubscribe();
     },
@@ -94,30 +84,12 @@ export function watchTopic(options: TopicWatchOptions): TopicWatch {
       const plays = check.ok && Array.isArray(check.document.plays) ? check.document.plays.length : undefined;
       checkpoint = { url, bytes: got.bytes, wrapped, refused: check.ok ? undefined : check.detail, plays };
       if (!check.ok) throw new Error(check.detail);
-      shadow = structuredClone(check.document);
-      for (const f of queued.splice(0)) applyShadow(f);
       return check.document;
     },
+    skipped: (ops) => skipped.push(...ops),
     soon: (fn) => setImmediate(fn),
     now: options.now,
   });
-
-  function applyShadow(f: FastcastFrame): void {
-    let ops: readonly PatchOperation[];
-    try {
-      ops = decodePatchPayload(f.pl ?? '', `${options.name} mid ${f.mid ?? '?'}`).patch;
-    } catch (error) {
-      undecodable.push((error as Error).message);
-      return;
-    }
-    for (const op of ops) {
-      try {
-        shadow = fjp.applyOperation(shadow, op as fjp.Operation, true, true).newDocument;
-      } catch {
-        failedOps.push(op);
-      }
-    }
-  }
 
   return {
     topic,
@@ -134,20 +106,11 @@ export function watchTopic(options: TopicWatchOptions): TopicWatch {
       return patchesApplied;
     },
     resyncs,
-    failedOps,
-    undecodable,
+    skipped,
     lags,
     frame(f, at) {
-      if (f.op === 'H') {
-        shadow = undefined;
-        queued = [];
-      }
-      if (f.op === 'P' || f.op === 'R') {
-        const ts = publishedAt(f.pl);
-        if (f.op === 'P' && ts !== null) lags.push(Math.max(0, at - ts));
-        if (shadow === undefined) queued.push(f);
-        else applyShadow(f);
-      }
+      const ts = f.op === 'P' ? publishedAt(f.pl) : null;
+      if (ts !== null) lags.push(Math.max(0, at - ts));
       topic.frame(f);
     },
     firstDocument: (ms) =>

@@ -92,7 +92,7 @@ async function doctor(fastcastUrl: string, upstream: string) {
 }
 
 describe('courtside doctor on TLS', () => {
-  it('says which name the certificate was accepted for', async () => {
+  it('says which name the certificate was accepted for', { timeout: 60_000 }, async () => {
     const [url, up] = await Promise.all([tlsFastcast(trusted.leaf(['DNS:localhost'])), site()]);
     const d = await doctor(url, up.url);
     expect(d.line).toMatch(
@@ -104,7 +104,7 @@ describe('courtside doctor on TLS', () => {
     expect(d.code).toBe(1);
   });
 
-  it('names a certificate from a CA not trusted, and what to do', async () => {
+  it('names a certificate from a CA not trusted, and what to do', { timeout: 60_000 }, async () => {
     const stranger = certs.ca('courtside doctor unknown CA');
     const [url, up] = await Promise.all([tlsFastcast(stranger.leaf(['IP:127.0.0.1'])), site()]);
     const d = await doctor(url, up.url);
