@@ -18,7 +18,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { startUpstream } from '../src/simulator/index.js';
-import { startLookalike, type LookalikeStats } from '../test/support/fastcast-lookalike.js';
+import {
+  startLookalike,
+  type LookalikeGameStats,
+  type LookalikeStats,
+} from '../test/support/fastcast-lookalike.js';
 import { finishedSummaries } from '../test/support/fixtures.js';
 import { CHILD_FLAG, followWithViewer, latencies, serveChild, spawnUpstreamChild } from './push-support.js';
 
@@ -35,7 +39,7 @@ interface ChildInfo {
   siteUrls: Record<string, string>;
 }
 interface ChildStats {
-  stats: LookalikeStats;
+  stats: LookalikeStats & LookalikeGameStats;
   publishedAt: Record<string, number>;
 }
 
@@ -50,11 +54,15 @@ if (process.argv.includes(CHILD_FLAG)) {
   const look = await startLookalike({
     upstream: sim.url,
     league: game.league === 'mens' ? 'nba' : 'wnba',
-    gameId: game.id,
+    games: [
+      {
+        gameId: game.id,
+        lostFrameAt: every(FAULT_EVERY),
+        badPatchAt: every(FAULT_EVERY + Math.floor(FAULT_EVERY / 2)),
+      },
+    ],
     sites: ['push', 'poll'],
     cdnLagMs: CDN_LAG_MS,
-    lostFrameAt: every(FAULT_EVERY),
-    badPatchAt: every(FAULT_EVERY + Math.floor(FAULT_EVERY / 2)),
     variant: { announceCheckpoints: true },
   });
   const info: ChildInfo = {
@@ -65,7 +73,13 @@ if (process.argv.includes(CHILD_FLAG)) {
   };
   serveChild(
     info,
-    (): ChildStats => ({ stats: look.stats, publishedAt: Object.fromEntries(look.publishedAt) }),
+    (): ChildStats => {
+      const followed = look.games[game.id]!;
+      return {
+        stats: { ...look.stats, ...followed.stats },
+        publishedAt: Object.fromEntries(followed.publishedAt),
+      };
+    },
     () => Promise.all([look.close(), sim.close()]),
   );
 } else {
