@@ -27,6 +27,7 @@ const EXAMPLE_RULES = {
   run: { points: 8 },
   player_points: { thresholds: [20] },
   upset_watch: { probability: 0.6, fromPeriod: 1 },
+  upset: {},
 };
 const RULES = parseAlertsConfig({ rules: EXAMPLE_RULES }).rules;
 const SPEED = 2_000;

@@ -1,4 +1,4 @@
-import { finalLabel, momentLine, periodLabel, scoreLine } from '../alerts/format.js';
+import { finalLabel, momentLine, periodLabel, scoreLine, teamName } from '../alerts/format.js';
 import type { Alert, Side } from '../alerts/types.js';
 
 /**
@@ -58,7 +58,7 @@ export function alertMessage(alert: Alert): AlertMessage {
     const other: Side = side === 'home' ? 'away' : 'home';
     return `${alert.score[side]}-${alert.score[other]}`;
   };
-  const clock = momentLine(alert.teams, alert.score, alert.period, alert.clock).slice(
+  const clock = momentLine(alert.teams, alert.score, alert.period, alert.clock, alert.league).slice(
     scoreLine(alert.teams, alert.score).length + 2,
   );
   const base = {
@@ -89,7 +89,7 @@ export function alertMessage(alert: Alert): AlertMessage {
     case 'final_score': {
       const winner = d.winner === 'home' || d.winner === 'away' ? d.winner : leading;
       const periods = typeof d.periods === 'number' ? d.periods : (alert.period ?? 4);
-      const label = finalLabel(periods);
+      const label = finalLabel(periods, alert.league);
       return {
         ...build(
           winner,
@@ -115,7 +115,7 @@ export function alertMessage(alert: Alert): AlertMessage {
         leading,
         `Close game: ${margin}${base.when ? `, ${base.when}` : ''}`,
         alert.clock !== null && alert.period !== null
-          ? `${margin === 'tied' ? 'Tied' : margin} with ${alert.clock} left in the ${periodLabel(alert.period)}`
+          ? `${margin === 'tied' ? 'Tied' : margin} with ${alert.clock} left in the ${periodLabel(alert.period, alert.league)}`
           : null,
         '⏱️',
         'stopwatch',
@@ -150,6 +150,21 @@ export function alertMessage(alert: Alert): AlertMessage {
         before ? `${str('team') ?? '?'} had ${before}` : null,
         '🚨',
         'rotating_light',
+        4,
+      );
+    }
+    case 'upset': {
+      const dog = sideOf(str('underdog'));
+      const fav = sideOf(str('favourite'));
+      const favName = fav ? teamName(alert.teams[fav]) : (str('favourite') ?? '?');
+      const dogName = dog ? teamName(alert.teams[dog]) : (str('underdog') ?? '?');
+      const over = alert.moment === 'final';
+      return build(
+        dog,
+        over ? `Upset: ${dogName} beat ${favName}` : `Upset alert: ${favName} trails ${dogName}`,
+        over ? null : base.when,
+        '😱',
+        'scream',
         4,
       );
     }
