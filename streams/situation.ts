@@ -141,8 +141,8 @@ export function emptySituation(league: League, teams: SituationInput['teams']): 
 }
 
 /**
- * What differs between two situations: `home.fouls`, `away.bonus`, `home.timeouts`,
- * `away.players`, `period`. A change of period alone is not news (the period events say it), so
+ * What differs between two situations: `home.fouls`, `away.bonus`, `home.freeThrows`,
+ * `home.timeouts`, `away.players`, `period`. A change of period alone is not news (the period events say it), so
  * callers emit `situation.changed` only when a team's part changed.
  */
 export function situationChanges(before: GameSituation, after: GameSituation): string[] {
@@ -153,6 +153,8 @@ export function situationChanges(before: GameSituation, after: GameSituation): s
     const b = after[key];
     if (a.fouls !== b.fouls) out.push(`${key}.fouls`);
     if (a.bonus !== b.bonus) out.push(`${key}.bonus`);
+    // A situation stored before freeThrows existed has none: its first recount is not a change.
+    if (a.freeThrows !== undefined && a.freeThrows !== b.freeThrows) out.push(`${key}.freeThrows`);
     if (!sameTimeouts(a.timeouts, b.timeouts)) out.push(`${key}.timeouts`);
     if (!samePlayers(a.players, b.players)) out.push(`${key}.players`);
   }

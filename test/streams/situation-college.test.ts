@@ -7,7 +7,7 @@ import { parsePlays } from '../../src/tables/index.js';
 import { diffSummary } from '../../streams/game-diff.js';
 import { newGameState, type GameDiffState } from '../../streams/game-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
-import { computeSituation } from '../../streams/situation.js';
+import { computeSituation, situationChanges } from '../../streams/situation.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
 import { playRow, rawPlay, summary } from './helpers.js';
 
@@ -476,3 +476,15 @@ describe.skipIf(!HAVE_FIXTURES || games.length === 0)(
     });
   },
 );
+
+describe('situation changes', () => {
+  it('names a change of free throws (one-and-one to two) beside the fouls that made it', () => {
+    const before = situation('mens-college', fouls(8, '2', 2), 2);
+    const after = situation('mens-college', fouls(9, '2', 2), 2);
+    expect([before.home.freeThrows, after.home.freeThrows]).toEqual(['one_and_one', 'two']);
+    expect(situationChanges(before, after)).toEqual(['home.freeThrows', 'away.fouls', 'away.players']);
+    // A situation stored before the field existed: its recount is no change of free throws.
+    const stored = { ...before, home: { ...before.home, freeThrows: undefined } };
+    expect(situationChanges(stored, before)).toEqual([]);
+  });
+});
