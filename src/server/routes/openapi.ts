@@ -76,6 +76,8 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
               properties: { home: { type: 'integer' }, away: { type: 'integer' } },
             },
             period: { type: ['integer', 'null'] },
+            periodLabel: { type: ['string', 'null'] },
+            overtime: { type: 'boolean' },
             clock: { type: ['string', 'null'] },
             date: { type: ['string', 'null'] },
             scoreboard: { type: ['object', 'null'] },
@@ -346,12 +348,14 @@ function fixedPaths(): Record<string, Json> {
       get: {
         operationId: 'stream_sse',
         summary: 'Server-Sent Events stream with the same filters as query parameters',
-        parameters: ['leagues', 'games', 'teams', 'types', 'since', 'delay'].map((name) => ({
-          name,
-          in: 'query',
-          required: false,
-          schema: { type: 'string' },
-        })),
+        parameters: ['leagues', 'games', 'teams', 'conferences', 'ranked', 'types', 'since', 'delay'].map(
+          (name) => ({
+            name,
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+          }),
+        ),
         responses: {
           '200': {
             description: 'Event stream',
