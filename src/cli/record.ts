@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createClient } from '../client/client.js';
 import { InvalidOptionsError } from '../core/errors.js';
-import { LEAGUES, isLeague, type League } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { OPERATIONS, type OperationSpec } from '../espn/operations.js';
 import type { Params } from '../espn/params.js';
 import { EXIT_FAILURE, say } from './fail.js';
@@ -137,7 +137,7 @@ export function registerRecord(program: Command): void {
     .description('record real payloads of every operation into a folder the simulator can serve')
     .requiredOption('--out <dir>', 'where to write <league>/<operation>[__<qualifier>].json')
     .option('--upstream <url>', 'the upstream to record from', process.env.COURTSIDE_UPSTREAM)
-    .option('--leagues <list>', 'comma-separated leagues', LEAGUES.join(','))
+    .option('--leagues <list>', 'comma-separated leagues', DEFAULT_LEAGUES.join(','))
     .option('--games <n>', "summaries to record from today's scoreboard", '3')
     .addHelpText(
       'after',
@@ -151,7 +151,9 @@ Examples:
       const leagues = opts.leagues.split(',').map((l) => l.trim());
       const bad = leagues.find((l) => !isLeague(l));
       if (bad !== undefined) {
-        throw new InvalidOptionsError(`--leagues: unknown league "${bad}"; expected mens and/or womens`);
+        throw new InvalidOptionsError(
+          `--leagues: unknown league "${bad}"; expected a comma-separated list of ${LEAGUES.join(', ')}`,
+        );
       }
       const games = Number(opts.games);
       if (!Number.isInteger(games) || games < 0 || games > 100) {

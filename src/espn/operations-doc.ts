@@ -1,4 +1,4 @@
-import type { League } from '../core/leagues.js';
+import { LEAGUE_INFO, LEAGUE_SEGMENT, type League } from '../core/leagues.js';
 import { OPERATIONS, SUFFIXES, type OperationSpec, type WhenMissing } from './operations.js';
 import { MAX_RANGE_MONTHS, PARAM_RULES, type ParamName } from './params.js';
 
@@ -11,6 +11,8 @@ import { MAX_RANGE_MONTHS, PARAM_RULES, type ParamName } from './params.js';
 const EXAMPLES: Readonly<Record<League, Readonly<Partial<Record<ParamName, string>>>>> = {
   mens: { event_id: '401585607', team_id: '13', athlete_id: '1966', dates: '20241201' },
   womens: { event_id: '401736158', team_id: '6', dates: '20240622' },
+  'mens-college': { event_id: '401706886', team_id: '150', dates: '20241201' },
+  'womens-college': { event_id: '401724593', team_id: '259', dates: '20250112' },
 };
 
 const MISSING_LONG_TEXT: Readonly<Record<WhenMissing, string>> = {
@@ -108,7 +110,7 @@ function section(op: OperationSpec): string[] {
   const lines = [
     `## ${op.name}`,
     '',
-    `${op.league === 'mens' ? "Men's league (NBA)" : "Women's league (WNBA)"}. ` +
+    `${LEAGUE_INFO[op.league].title}. ` +
       `\`GET {upstream}${fill(op)}\`. Tabular result: ${RESULTS[op.result]}. Cached ${ttl(op.ttlMs)}.`,
     '',
   ];
@@ -231,7 +233,7 @@ function exampleParams(op: OperationSpec): Record<string, string> {
 }
 
 function fill(op: OperationSpec): string {
-  return op.path.replace('{league}', op.league === 'mens' ? 'nba' : 'wnba');
+  return op.path.replace('{league}', LEAGUE_SEGMENT[op.league]);
 }
 
 function ttl(ms: number): string {

@@ -2,7 +2,7 @@
 // of src/core/leagues.ts) that needs nothing else from courtside. test/live-client/types.test.ts
 // fails when the two drift apart.
 
-export type League = 'mens' | 'womens';
+export type League = 'mens' | 'womens' | 'mens-college' | 'womens-college';
 
 export type EventType =
   | 'game.started'

@@ -153,7 +153,12 @@ const OPERATIONS_DOC: readonly OperationDoc[] = [
   },
 ];
 
-const LEAGUE_NAME: Readonly<Record<League, string>> = { mens: "Men's", womens: "Women's" };
+const LEAGUE_NAME: Readonly<Record<League, string>> = {
+  mens: "Men's",
+  womens: "Women's",
+  'mens-college': "Men's college",
+  'womens-college': "Women's college",
+};
 
 /** Where the table was checked against recordings, league by league. */
 function checkedLine(doc: OperationDoc, recordings: Recordings): string {

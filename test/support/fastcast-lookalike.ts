@@ -32,7 +32,8 @@ import { createRandom } from '../../src/simulator/random.js';
 export interface LookalikeOptions {
   /** Base URL of the site API to follow and to proxy (a simulator with push off). */
   readonly upstream: string;
-  readonly league: 'nba' | 'wnba';
+  /** ESPN's league segment: `nba`, `wnba`, `mens-college-basketball`, …. */
+  readonly league: string;
   readonly gameId: string;
   /** The site servers to open, one per consumer (their summary requests are counted apart). */
   readonly sites: readonly string[];

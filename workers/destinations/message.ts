@@ -1,5 +1,6 @@
 import { finalLabel, momentLine, periodLabel, scoreLine, teamName } from '../alerts/format.js';
 import type { Alert, Side } from '../alerts/types.js';
+import { LEAGUE_INFO } from '../../src/core/leagues.js';
 
 /**
  * An alert as the chat destinations show it, built once from the alert's fields (never by parsing
@@ -22,7 +23,7 @@ export interface AlertMessage {
    * score's headline is its score line already, so only the detail).
    */
   lines: string[];
-  /** `NBA` or `WNBA`. */
+  /** `NBA`, `WNBA`, `NCAAM` or `NCAAW`. */
   league: string;
   /** The team the alert is about (winner, new leader, team on the run...), when there is one. */
   side: Side | null;
@@ -33,8 +34,6 @@ export interface AlertMessage {
   /** ntfy tags (emoji short codes). */
   tags: string[];
 }
-
-const LEAGUE_LABEL: Record<string, string> = { mens: 'NBA', womens: 'WNBA' };
 
 export function alertMessage(alert: Alert): AlertMessage {
   const d = alert.details;
@@ -64,7 +63,7 @@ export function alertMessage(alert: Alert): AlertMessage {
   const base = {
     scoreLine: scoreLine(alert.teams, alert.score),
     when: clock || null,
-    league: LEAGUE_LABEL[alert.league] ?? alert.league,
+    league: LEAGUE_INFO[alert.league].label,
   };
   const build = (
     side: Side | null,
