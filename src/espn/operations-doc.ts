@@ -50,6 +50,7 @@ const RESULTS: Readonly<Record<OperationSpec['result'], string>> = {
   generic_items: 'generic items (one row per item)',
   generic_groups: 'generic groups (one row per group)',
   single_entity: 'a single-entity row',
+  rankings: 'poll rows (one per ranked team of each poll)',
 };
 
 export function renderOperationsDoc(): string {
@@ -120,7 +121,8 @@ function section(op: OperationSpec): string[] {
       lines.push(`| \`${name}\` | path \`{${name}}\` | yes | ${PARAM_RULES[name].expected} |`);
     }
     for (const q of op.queryParams) {
-      const required = q.required ? 'yes' : 'no';
+      const fallback = op.defaults[q.name];
+      const required = q.required ? 'yes' : fallback === undefined ? 'no' : `no (default ${fallback})`;
       lines.push(
         `| \`${q.name}\` | query \`${q.upstream}\` | ${required} | ${PARAM_RULES[q.name].expected} |`,
       );

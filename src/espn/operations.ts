@@ -22,7 +22,8 @@ export type ResultKind =
   | 'standings'
   | 'generic_items'
   | 'generic_groups'
-  | 'single_entity';
+  | 'single_entity'
+  | 'rankings';
 
 export interface QueryParamSpec {
   /** Name on the client side (options object, HTTP API query, CLI flag with `-` for `_`). */
@@ -68,17 +69,24 @@ export type SharedSuffix =
   | 'team_leaders';
 /** Suffixes ESPN serves for the men's league only (athletes and standings). */
 export type MensOnlySuffix = 'player_info' | 'player_bio' | 'player_news' | 'standings';
-/** Suffixes ESPN serves for the two college leagues. */
+/**
+ * Suffixes ESPN serves for the two college leagues: the pro suffixes with college payloads or
+ * public college clients behind them, and the polls (docs/operations.md, "College leagues").
+ */
 export type CollegeSuffix =
   | 'scoreboard'
   | 'summary'
+  | 'calendar'
   | 'news'
+  | 'injuries'
   | 'conferences'
   | 'teams_site'
   | 'team'
   | 'team_roster'
   | 'team_schedule'
-  | 'standings';
+  | 'team_news'
+  | 'standings'
+  | 'rankings';
 export type Suffix = SharedSuffix | MensOnlySuffix | CollegeSuffix;
 
 /** Every operation name, as a type: the client's method names. */
@@ -111,6 +119,16 @@ export interface OperationSpec extends SuffixSpec {
   readonly league: League;
   /** All client parameter names: path first, then query. */
   readonly params: readonly ParamName[];
+  /** Query parameters sent when the call gives none (the college team list's `limit`). */
+  readonly defaults: Readonly<Partial<Record<ParamName, string>>>;
+}
+
+// ESPN's college team list answers 50 teams by default; Division I has ~360 men's and as many
+// women's teams, and 500 is the largest limit ESPN honours.
+const COLLEGE_TEAMS_LIMIT = '500';
+
+function defaultsOf(league: League, suffix: Suffix): Readonly<Partial<Record<ParamName, string>>> {
+  return LEAGUE_INFO[league].college && suffix === 'teams_site' ? { limit: COLLEGE_TEAMS_LIMIT } : {};
 }
 
 const SITE = '/apis/site/v2/sports/basketball/{league}';
@@ -162,9 +180,9 @@ export const SUFFIXES: readonly SuffixSpec[] = [
     SCOREBOARD_TTL,
   ),
   suffix('summary', ALL, '/summary', [required('event_id', 'event')], 'summary', LIVE_TTL),
-  suffix('calendar', PRO, '/calendar', [], 'generic_items', REFERENCE_TTL),
+  suffix('calendar', ALL, '/calendar', [], 'generic_items', REFERENCE_TTL),
   suffix('news', ALL, '/news', [q('limit')], 'news', NEWS_TTL),
-  suffix('injuries', PRO, '/injuries', [], 'injuries', NEWS_TTL),
+  suffix('injuries', ALL, '/injuries', [], 'injuries', NEWS_TTL),
   suffix('transactions', PRO, '/transactions', [], 'generic_items', NEWS_TTL),
   suffix('conferences', ALL, '/groups', [], 'generic_groups', REFERENCE_TTL),
   suffix('statistics_league', PRO, '/statistics', [], 'generic_items', REFERENCE_TTL),
@@ -178,8 +196,10 @@ export const SUFFIXES: readonly SuffixSpec[] = [
   suffix('team_injuries', PRO, '/teams/{team_id}/injuries', [], 'injuries', NEWS_TTL),
   suffix('team_transactions', PRO, '/teams/{team_id}/transactions', [], 'generic_items', NEWS_TTL),
   suffix('team_history', PRO, '/teams/{team_id}/history', [], 'generic_items', REFERENCE_TTL),
-  suffix('team_news', PRO, '/teams/{team_id}/news', [q('limit')], 'news', NEWS_TTL),
+  suffix('team_news', ALL, '/teams/{team_id}/news', [q('limit')], 'news', NEWS_TTL),
   suffix('team_leaders', PRO, '/teams/{team_id}/leaders', [], 'generic_items', REFERENCE_TTL),
+  // The AP and coaches' polls: one document of every poll of the current week.
+  suffix('rankings', COLLEGE, '/rankings', [], 'rankings', REFERENCE_TTL),
   suffix('player_info', MENS, '/athletes/{athlete_id}', [], 'single_entity', REFERENCE_TTL),
   suffix('player_bio', MENS, '/athletes/{athlete_id}/bio', [], 'single_entity', REFERENCE_TTL),
   suffix('player_news', MENS, '/athletes/{athlete_id}/news', [], 'news', NEWS_TTL),
@@ -234,7 +254,7 @@ export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(
       // registry test checks the 44 names against ESPN's endpoint list.
       const name = operationName(league, s.suffix);
       const params = [...s.pathParams, ...s.queryParams.map((p) => p.name)];
-      return [name, { ...s, name, league, params }];
+      return [name, { ...s, name, league, params, defaults: defaultsOf(league, s.suffix) }];
     }),
   ),
 );
@@ -247,9 +267,33 @@ export function isOperationName(name: unknown): name is OperationName {
 
 export function getOperation(name: string): OperationSpec {
   const op = typeof name === 'string' ? OPERATIONS.get(name) : undefined;
-  if (!op)
-    throw new UnknownOperationError(name, typeof name === 'string' ? suggestOperation(name) : undefined);
+  if (!op) throw unknownOperation(name);
   return op;
+}
+
+/** The error for a name that is no operation: with what was probably meant, or where it exists. */
+export function unknownOperation(name: string): UnknownOperationError {
+  if (typeof name !== 'string') return new UnknownOperationError(name);
+  // A real suffix the league lacks: where it exists is the answer, not the nearest spelling.
+  const offered = offeredElsewhere(name);
+  return new UnknownOperationError(name, offered.length ? undefined : suggestOperation(name), offered);
+}
+
+/**
+ * The operations of a suffix that the named league lacks, in the leagues that have it:
+ * `womens_player_info` gives `mens_player_info`, `mens_college_draft` gives `mens_draft` and
+ * `womens_draft`. Empty when the name has no league prefix or no such suffix exists.
+ */
+export function offeredElsewhere(name: string): string[] {
+  for (const league of [...LEAGUES].sort(
+    (a, b) => LEAGUE_INFO[b].prefix.length - LEAGUE_INFO[a].prefix.length,
+  )) {
+    const prefix = `${LEAGUE_INFO[league].prefix}_`;
+    if (!name.startsWith(prefix)) continue;
+    const suffix = name.slice(prefix.length);
+    return OPERATION_NAMES.filter((n) => OPERATIONS.get(n)?.suffix === suffix);
+  }
+  return [];
 }
 
 // The names people know the leagues by; the operations are named for ESPN's league slugs.
@@ -338,7 +382,7 @@ export function buildRequest(
   }
   const query = new URLSearchParams();
   for (const { name, upstream, required: needed } of operation.queryParams) {
-    const value = params[name];
+    const value = params[name] ?? operation.defaults[name];
     if (needed && (value === undefined || value === null || value === '')) {
       throw new InvalidParamsError(name, value, `${PARAM_RULES[name].expected} (required)`, operation.name);
     }

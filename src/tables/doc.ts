@@ -43,6 +43,8 @@ interface OperationDoc {
   readonly rows: string;
   /** Suffixes whose recordings check this table, with how (the operation's own recordings first). */
   readonly checkedBy: readonly { suffix: string; how?: string }[];
+  /** The leagues that have the operation, when not both professional ones (or the men's alone). */
+  readonly leagues?: readonly League[];
 }
 
 const OPERATIONS_DOC: readonly OperationDoc[] = [
@@ -151,6 +153,14 @@ const OPERATIONS_DOC: readonly OperationDoc[] = [
     rows: 'one row: the payload (`athlete`, `teamHistory`, `awards`)',
     checkedBy: [{ suffix: 'player_bio' }],
   },
+  {
+    title: 'College polls',
+    table: 'rankings',
+    used: '`mens_college_rankings`, `womens_college_rankings`',
+    rows: "one row per ranked team of each poll in `rankings` (AP Top 25, coaches'), the poll's fields on each; `others` and `droppedOut` are not ranks and give no rows",
+    checkedBy: [{ suffix: 'rankings' }],
+    leagues: ['mens-college', 'womens-college'],
+  },
 ];
 
 const LEAGUE_NAME: Readonly<Record<League, string>> = {
@@ -162,7 +172,8 @@ const LEAGUE_NAME: Readonly<Record<League, string>> = {
 
 /** Where the table was checked against recordings, league by league. */
 function checkedLine(doc: OperationDoc, recordings: Recordings): string {
-  const leagues: League[] = doc.used.startsWith('`mens_') ? ['mens'] : ['mens', 'womens'];
+  const leagues: readonly League[] =
+    doc.leagues ?? (doc.used.startsWith('`mens_') ? ['mens'] : ['mens', 'womens']);
   const parts = leagues.map((league) => {
     const found: string[] = [];
     for (const { suffix, how } of doc.checkedBy) {

@@ -160,8 +160,10 @@ describe('the raw form of every operation', () => {
           .replace('{league}', ESPN_SEGMENT[op.league])
           .replace(/\{\w+\}/, params[op.pathParams[0] ?? ''] ?? ''),
       );
-      // No parameters beyond the path: no query string at all.
-      expect(request?.query).toEqual({});
+      // No parameters beyond the path: no query string at all, but for the college team lists,
+      // which ask for all of Division I's ~360 teams (ESPN answers 50 without a limit).
+      const collegeTeams = op.suffix === 'teams_site' && op.league.endsWith('-college');
+      expect(request?.query).toEqual(collegeTeams ? { limit: '500' } : {});
       expect(request?.headers['user-agent']).toBe(DEFAULT_USER_AGENT);
     }
     expect(DEFAULT_USER_AGENT).toMatch(/^courtside\/\d+\.\d+\.\d+ \(\+https:\/\/\S+\)$/);

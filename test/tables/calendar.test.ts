@@ -56,7 +56,7 @@ describe('calendar: the sectioned form', () => {
     it(`the simulator's ${league} calendar: one row per season section (its empty date list skipped)`, () => {
       const raw = LEAGUE_GENERATORS.calendar?.(league, {}) as Json;
       expect(raw.eventDate.dates).toEqual([]);
-      const rows = rowsOf(`${league}_calendar`, raw);
+      const rows = rowsOf(operationName(league, 'calendar'), raw);
       expect(rows).toHaveLength(raw.items.length);
       rows.forEach((row, i) => {
         const item = raw.items[i];
