@@ -1,5 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { League } from '../../src/core/leagues.js';
 import type { GameEvent, GameSituation, GameSnapshot, PlayRow } from '../../src/model/events.js';
@@ -8,7 +6,12 @@ import { diffSummary } from '../../streams/game-diff.js';
 import { newGameState, type GameDiffState } from '../../streams/game-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import { computeSituation, situationChanges } from '../../streams/situation.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
+import {
+  HAVE_FIXTURES,
+  NO_FIXTURES_REASON,
+  finishedCollegeSummaries,
+  loadFixture,
+} from '../support/fixtures.js';
 import { playRow, rawPlay, summary } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
@@ -28,16 +31,10 @@ interface CollegeGame {
 }
 
 function collegeGames(): CollegeGame[] {
-  const out: CollegeGame[] = [];
-  for (const league of ['mens-college', 'womens-college'] as const) {
-    const dir = join(FIXTURES_DIR, league);
-    if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).sort()) {
-      if (!file.startsWith('summary__') || !file.includes('final')) continue;
-      out.push({ name: `${league}/${file}`, league, raw: loadFixture<Json>(`${league}/${file}`) });
-    }
-  }
-  return out;
+  return finishedCollegeSummaries().map((f) => {
+    const relative = `${f.league}/${f.suffix}__${f.qualifier}.json`;
+    return { name: relative, league: f.league, raw: loadFixture<Json>(relative) };
+  });
 }
 
 const games = HAVE_FIXTURES ? collegeGames() : [];
