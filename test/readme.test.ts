@@ -55,6 +55,12 @@ const COMMANDS: Record<string, Where[]> = {
   'npx courtside op mens_summary --event-id 401585607 --format raw --out game.json': [
     { here: 'op --out game.json, then demo --replay game.json' },
   ],
+  'npx courtside op mens_college_rankings --format csv': [
+    { file: 'test/cli/college-ops.test.ts', contains: "runs the README's college commands as written" },
+  ],
+  'npx courtside op womens_college_scoreboard --dates 20250112 --groups 50 --format json': [
+    { file: 'test/cli/college-ops.test.ts', contains: "runs the README's college commands as written" },
+  ],
   'npx courtside demo --replay game.json': [{ here: 'op --out game.json, then demo --replay game.json' }],
   'node examples/subscribe.mjs ws://localhost:8080/v1/stream': [
     { here: 'the JavaScript example prints events' },

@@ -136,6 +136,8 @@ export function slug(team: CatalogTeam): string {
 }
 
 export function logoUrl(league: League, team: CatalogTeam): string {
+  // College logos are filed by team id under `ncaa`, as the recorded college payloads show.
+  if (LEAGUE_INFO[league].college) return `https://a.espncdn.com/i/teamlogos/ncaa/500/${team.id}.png`;
   return `https://a.espncdn.com/i/teamlogos/${LEAGUE_SEGMENT[league]}/500/${team.abbreviation.toLowerCase()}.png`;
 }
 

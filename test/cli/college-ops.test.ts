@@ -123,6 +123,28 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(failures).toEqual([]);
     });
 
+    it("runs the README's college commands as written", async () => {
+      const csv = await op(['mens_college_rankings', '--format', 'csv'], api.upstream.url);
+      expect(csv.code, csv.stderr).toBe(0);
+      const [header, ...lines] = csv.stdout.trimEnd().split('\n');
+      expect(header?.split(',').slice(0, 3)).toEqual(['id', 'name', 'short_name']);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines[0]).toMatch(/^1,AP Top 25,AP Poll,/);
+      api.upstream.requests.clear();
+      const board = await op(
+        ['womens_college_scoreboard', '--dates', '20250112', '--groups', '50', '--format', 'json'],
+        api.upstream.url,
+      );
+      expect(board.code, board.stderr).toBe(0);
+      expect(Array.isArray(JSON.parse(board.stdout))).toBe(true);
+      expect(api.upstream.requests.entries.map((r) => [r.path, r.query])).toEqual([
+        [
+          '/apis/site/v2/sports/basketball/womens-college-basketball/scoreboard',
+          { dates: '20250112', groups: '50' },
+        ],
+      ]);
+    });
+
     it('refuses an operation ESPN does not serve for a college league, naming where it exists', async () => {
       const res = await fetch(`${api.url}/v1/ops/mens_college_draft`);
       expect(res.status).toBe(404);
