@@ -17,6 +17,7 @@
  * the daemons with the first checkpoint or poll, not as they happen.
  */
 import { fileURLToPath } from 'node:url';
+import { LEAGUE_SEGMENT, type League } from '../src/core/leagues.js';
 import { startUpstream } from '../src/simulator/index.js';
 import {
   startLookalike,
@@ -34,7 +35,7 @@ const FAULT_EVERY = Number(process.env.BENCH_FAULT_EVERY ?? 40);
 
 interface ChildInfo {
   game: string;
-  league: 'mens' | 'womens';
+  league: League;
   discoveryUrl: string;
   siteUrls: Record<string, string>;
 }
@@ -53,7 +54,7 @@ if (process.argv.includes(CHILD_FLAG)) {
   const every = (offset: number): number[] => Array.from({ length: 200 }, (_, i) => offset + FAULT_EVERY * i);
   const look = await startLookalike({
     upstream: sim.url,
-    league: game.league === 'mens' ? 'nba' : 'wnba',
+    league: LEAGUE_SEGMENT[game.league],
     games: [
       {
         gameId: game.id,

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { createClient } from '../src/client/client.js';
 import { silentLogger } from '../src/core/log.js';
+import { LEAGUE_INFO, type League } from '../src/core/leagues.js';
 import type { GameEvent } from '../src/model/events.js';
 import { startUpstream } from '../src/simulator/index.js';
 import { createEngine } from '../streams/engine.js';
@@ -27,6 +28,7 @@ const EXAMPLE_RULES = {
   run: { points: 8 },
   player_points: { thresholds: [20] },
   upset_watch: { probability: 0.6, fromPeriod: 1 },
+  upset: {},
 };
 const RULES = parseAlertsConfig({ rules: EXAMPLE_RULES }).rules;
 const SPEED = 2_000;
@@ -35,7 +37,7 @@ const END = '<!-- alert-examples:end -->';
 
 async function replay(
   file: string,
-  league: 'mens' | 'womens',
+  league: League,
 ): Promise<{ events: GameEvent[]; colors: Alert['colors'] }> {
   const upstream = await startUpstream({ replay: [file], speed: SPEED, logger: silentLogger });
   const client = createClient({ upstream: upstream.url, logger: silentLogger });
@@ -75,7 +77,7 @@ export async function alertExamplesSection(): Promise<string> {
     const { events, colors } = await replay(game.file, game.league);
     let state;
     const teams = events[0]!.teams;
-    const label = `${game.league === 'mens' ? 'NBA' : 'WNBA'}, ${teams.away.abbreviation} at ${teams.home.abbreviation} (${events[0]!.gameId})`;
+    const label = `${LEAGUE_INFO[game.league].label}, ${teams.away.abbreviation} at ${teams.home.abbreviation} (${events[0]!.gameId})`;
     const seen = new Set<string>();
     for (const event of events) {
       const result = evaluate(state, event, RULES);

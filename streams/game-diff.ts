@@ -1,5 +1,15 @@
 import type { GameStateDelta, NewGameEvent } from '../src/bus/types.js';
-import type { EventDataMap, EventType, GameSnapshot, PlayRow, Score, TeamRef } from '../src/model/events.js';
+import type { League } from '../src/core/leagues.js';
+import { isOvertime, periodLabel } from '../src/core/periods.js';
+import type {
+  EventDataMap,
+  EventType,
+  GameSnapshot,
+  PeriodData,
+  PlayRow,
+  Score,
+  TeamRef,
+} from '../src/model/events.js';
 import { eventIds } from './event-ids.js';
 import { toEntry, type GameDiffState, type GameMeta } from './game-state.js';
 import { diffPlays, setRecords, type PlayDiff, type PlayRecord } from './play-diff.js';
@@ -13,6 +23,7 @@ import {
   isFinal,
   isIrregularStatus,
   isUnderWay,
+  rankOf,
   readSummaryHeader,
   type SummaryHeader,
 } from './summary-header.js';
@@ -62,7 +73,9 @@ const RAW_SOURCE = {
  * `UpstreamPayloadError` for a body that cannot be read (no events are produced from it).
  */
 export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext): SummaryDiff {
-  const h = readSummaryHeader(raw, ctx.where);
+  const scoreboardRow =
+    ctx.scoreboardRow === undefined ? (state.meta.snapshot?.scoreboard ?? null) : ctx.scoreboardRow;
+  const h = withScoreboardRanks(readSummaryHeader(raw, ctx.where), scoreboardRow);
   const meta = state.meta;
   const body = raw as Obj;
 
@@ -253,14 +266,14 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   for (let q = Math.min(meta.periodsStarted, meta.periodsEnded) + 1; q <= startedTo; q++) {
     if (q > meta.periodsStarted) {
       periodEvents.push({
-        event: draft('period.started', ids.periodStarted(q), { period: q }),
+        event: draft('period.started', ids.periodStarted(q), periodData(state.league, q)),
         period: q,
         ends: false,
       });
     }
     if (q > meta.periodsEnded && q <= endedTo) {
       periodEvents.push({
-        event: draft('period.ended', ids.periodEnded(q), { period: q }),
+        event: draft('period.ended', ids.periodEnded(q), periodData(state.league, q)),
         period: q,
         ends: true,
       });
@@ -358,8 +371,6 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
     const row = current(order[i] as string)?.row;
     if (row) recentPlays.push(row);
   }
-  const scoreboardRow =
-    ctx.scoreboardRow === undefined ? (meta.snapshot?.scoreboard ?? null) : ctx.scoreboardRow;
   const snapshot: GameSnapshot = {
     league: state.league,
     gameId: state.gameId,
@@ -372,6 +383,8 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
         ? { home: h.home.score, away: h.away.score }
         : next.score,
     period: next.period,
+    periodLabel: next.period !== null && next.period >= 1 ? periodLabel(state.league, next.period) : null,
+    overtime: next.period !== null && isOvertime(state.league, next.period),
     clock: h.clock,
     date: h.date,
     scoreboard: scoreboardRow,
@@ -459,5 +472,25 @@ function isStale(h: SummaryHeader, meta: GameMeta, plays: unknown, heldPlays: nu
 }
 
 function teamRef(t: TeamRef): TeamRef {
-  return { id: t.id, abbreviation: t.abbreviation };
+  return { id: t.id, abbreviation: t.abbreviation, rank: t.rank ?? null, conference: t.conference ?? null };
+}
+
+/** A period event's data: its number, its name in the league and whether it is an overtime. */
+function periodData(league: League, period: number): PeriodData {
+  return { period, label: periodLabel(league, period), overtime: isOvertime(league, period) };
+}
+
+/**
+ * The header names a team's rank only when it is ranked; when it names none, the scoreboard row's
+ * rank (its `curatedRank`, 99 read as unranked) is taken, if the row has one.
+ */
+function withScoreboardRanks(h: SummaryHeader, row: Record<string, unknown> | null): SummaryHeader {
+  if (row === null) return h;
+  const rankFor = (side: 'home' | 'away'): SummaryHeader['home'] => {
+    const s = h[side];
+    if (s.team.rank != null) return s;
+    const rank = rankOf(row[`${side}_rank`]);
+    return rank === null ? s : { ...s, team: { ...s.team, rank } };
+  };
+  return { ...h, home: rankFor('home'), away: rankFor('away') };
 }

@@ -1,5 +1,6 @@
 import { EMPTY, catchError, defer, map, repeat, timer, type Subscription } from 'rxjs';
-import type { League } from '../src/core/leagues.js';
+import { isCollege, type League } from '../src/core/leagues.js';
+import { operationName } from '../src/espn/operations.js';
 import { easternDay } from '../src/espn/eastern-day.js';
 import { pollLag } from '../src/core/metrics.js';
 import { parseScoreboard, type ScoreboardRow } from '../src/tables/index.js';
@@ -22,6 +23,23 @@ export function scheduledGameOf(row: ScoreboardRow): { gameId: string; scheduled
   if (gameId === null || (state !== 'pre' && state !== 'in' && state !== 'post')) return null;
   const start = row.date === null ? NaN : Date.parse(row.date);
   return { gameId, scheduled: { state, start: Number.isFinite(start) ? start : null } };
+}
+
+/** ESPN's group id of NCAA Division I (the college scoreboards' `groups`). */
+export const DIVISION_I_GROUP = '50';
+/**
+ * Enough games for any college day: D-I plays up to ~180 games on a Saturday. ESPN answers a
+ * limit above 500 with 25 games, so this stays at 500.
+ */
+export const COLLEGE_BOARD_LIMIT = '500';
+
+/**
+ * What the poller adds to every scoreboard request of a league. A college scoreboard without
+ * `groups` lists only featured (ranked teams') games, so live discovery asks for all of Division
+ * I, with a limit above the day's games; the pro boards list every game as they are.
+ */
+export function discoveryParams(league: League): Readonly<Record<string, string>> {
+  return isCollege(league) ? { groups: DIVISION_I_GROUP, limit: COLLEGE_BOARD_LIMIT } : {};
 }
 
 /** How the poller reads across the Eastern date seam (date-seam.ts). */
@@ -60,9 +78,14 @@ export function startScoreboardPoller(
   // The games each board listed at its last successful read.
   const lastKeys = new Map<BoardKind, Set<string>>();
 
+  const extra = discoveryParams(league);
   const read = (params: Record<string, string>): Promise<BoardResult> =>
     ctx.client
-      .call(`${league}_scoreboard`, params, { returnParsed: false, fresh: true, signal: ctx.signal })
+      .call(
+        operationName(league, 'scoreboard'),
+        { ...extra, ...params },
+        { returnParsed: false, fresh: true, signal: ctx.signal },
+      )
       .then(
         (raw): BoardResult => ({ ok: true, raw }),
         (error: unknown): BoardResult => ({ ok: false, error }),

@@ -2,11 +2,13 @@ import type { League } from '../src/core/leagues.js';
 import type { GameSituation, PlayerFouls, PlayRow, TeamSituation } from '../src/model/events.js';
 import { toClockSeconds } from '../src/tables/cells.js';
 import type { RosterEntry } from './situation-roster.js';
+import { timeoutsOf, type TimeoutCount } from './situation-timeouts.js';
 import {
   chargesEveryParticipant,
   classifyPlay,
   flagrantLevel,
   isMandatoryTimeout,
+  isOffensiveFoul,
   rulesFor,
   type PlayKind,
   type SituationRules,
@@ -30,16 +32,14 @@ export interface SituationInput {
   previous?: GameSituation | null;
 }
 
-interface TeamCount {
+interface TeamCount extends TimeoutCount {
   id: string;
-  /** Team fouls in the situation's period, and those in its last two minutes. */
+  /**
+   * Team fouls in the count the situation's period belongs to (the period, or the last regulation
+   * period's continued into overtime), and those in the period's last two minutes.
+   */
   fouls: number;
   lateFouls: number;
-  timeoutsByPeriod: Map<number, number>;
-  /** Timeouts in the 4th period's closing minutes, after its second mandatory timeout (the NBA's late cap). */
-  lateFourthTimeouts: number;
-  resets: number;
-  resetsInPeriod: number;
   players: Map<string, PlayerCount>;
 }
 
@@ -64,8 +64,9 @@ export function computeSituation(input: SituationInput): GameSituation {
     for (const f of facts) if (f.period !== null && (period === null || f.period > period)) period = f.period;
   }
   const now = currentClock(facts, period, input.clock);
-  const late = rules.timeouts.lateFourth;
+  const late = rules.timeouts.kind === 'pro' ? rules.timeouts.lateFourth : null;
   const lateStart = late ? lateCapStart(facts, rules.periods, late.seconds) : null;
+  const window = foulWindow(rules, period);
 
   const home = emptyCount(input.teams.home.id);
   const away = emptyCount(input.teams.away.id);
@@ -87,9 +88,12 @@ export function computeSituation(input: SituationInput): GameSituation {
       if (lateStart && p === rules.periods && isAfter(f, lateStart)) team.lateFourthTimeouts++;
       continue;
     }
-    if (kind === 'team-foul' && team && p !== null && p === period) {
+    // A play of a later period than the situation's (a bad row) counts toward nothing yet.
+    const counts = period !== null && p !== null && p <= period && foulWindow(rules, p) === window;
+    if (team && counts && isTeamFoul(f, rules)) {
       team.fouls++;
-      if (clock !== null && clock < rules.lastMinutesSeconds) team.lateFouls++;
+      const last = rules.lastMinutesSeconds;
+      if (last !== null && p === period && clock !== null && clock < last) team.lateFouls++;
     }
     f.charged.forEach((athlete, i) => {
       // A double foul's players are on both teams: the box score says whose each is.
@@ -101,21 +105,28 @@ export function computeSituation(input: SituationInput): GameSituation {
         flagrantOnes: 0,
         flagrantTwo: false,
       };
-      if (kind === 'technical') player.technicals++;
-      else player.fouls++;
+      if (kind === 'technical') {
+        player.technicals++;
+        // College box scores count a technical among the player's fouls, as the foul-out rule does.
+        if (rules.technicalIsFoul) player.fouls++;
+      } else player.fouls++;
       if (f.flagrant === 1) player.flagrantOnes++;
       if (f.flagrant === 2) player.flagrantTwo = true;
       owner.players.set(athlete, player);
     });
   }
 
-  const side = (team: TeamCount, other: TeamCount, previous: TeamSituation | undefined): TeamSituation => ({
-    teamId: team.id,
-    fouls: team.fouls,
-    bonus: inPenalty(other, period, rules),
-    timeouts: timeoutsOf(team, period, now, rules),
-    players: playersOf(team, rules, input.roster, previous),
-  });
+  const side = (team: TeamCount, other: TeamCount, previous: TeamSituation | undefined): TeamSituation => {
+    const freeThrows = freeThrowsAgainst(other, period, rules);
+    return {
+      teamId: team.id,
+      fouls: team.fouls,
+      bonus: freeThrows !== null,
+      freeThrows,
+      timeouts: timeoutsOf(team, period, now, rules),
+      players: playersOf(team, rules, input.roster, previous),
+    };
+  };
   return {
     rules: rules.name,
     period,
@@ -130,8 +141,8 @@ export function emptySituation(league: League, teams: SituationInput['teams']): 
 }
 
 /**
- * What differs between two situations: `home.fouls`, `away.bonus`, `home.timeouts`,
- * `away.players`, `period`. A change of period alone is not news (the period events say it), so
+ * What differs between two situations: `home.fouls`, `away.bonus`, `home.freeThrows`,
+ * `home.timeouts`, `away.players`, `period`. A change of period alone is not news (the period events say it), so
  * callers emit `situation.changed` only when a team's part changed.
  */
 export function situationChanges(before: GameSituation, after: GameSituation): string[] {
@@ -142,6 +153,8 @@ export function situationChanges(before: GameSituation, after: GameSituation): s
     const b = after[key];
     if (a.fouls !== b.fouls) out.push(`${key}.fouls`);
     if (a.bonus !== b.bonus) out.push(`${key}.bonus`);
+    // A situation stored before freeThrows existed has none: its first recount is not a change.
+    if (a.freeThrows !== undefined && a.freeThrows !== b.freeThrows) out.push(`${key}.freeThrows`);
     if (!sameTimeouts(a.timeouts, b.timeouts)) out.push(`${key}.timeouts`);
     if (!samePlayers(a.players, b.players)) out.push(`${key}.players`);
   }
@@ -164,6 +177,8 @@ interface PlayFacts {
   flagrant: 1 | 2 | null;
   /** A mandatory timeout (charged to no team; the start of the NBA's late cap). */
   mandatory: boolean;
+  /** An offensive foul (a team foul in college only). */
+  offensive: boolean;
   /** The play's place in the game's order, for plays at the same clock. */
   sequence: number;
 }
@@ -190,6 +205,7 @@ function factsOf(row: PlayRow): PlayFacts {
       charged: chargesEveryParticipant(row) ? charged : charged.slice(0, 1),
       flagrant: kind === 'team-foul' || kind === 'personal-foul' ? flagrantLevel(row) : null,
       mandatory,
+      offensive: kind === 'personal-foul' && isOffensiveFoul(row),
       sequence: Number(row.sequence_number),
     };
     factsCache.set(row, f);
@@ -264,68 +280,37 @@ function isAfter(f: PlayFacts, m: Moment): boolean {
 }
 
 /**
- * True when the team has used up the team fouls it may commit without penalty in the period:
- * the limit of the period (regulation or overtime), or its one foul of the last two minutes.
+ * The count of team fouls a period's fouls go to: the period itself, or, when overtime continues
+ * the count (college), the last regulation period for every overtime. Null for no period.
  */
-function inPenalty(team: TeamCount, period: number | null, rules: SituationRules): boolean {
-  if (period === null) return false;
-  const limit =
-    period > rules.periods ? rules.foulsWithoutPenalty.overtime : rules.foulsWithoutPenalty.regulation;
-  return team.fouls >= limit || team.lateFouls >= 1;
+function foulWindow(rules: SituationRules, period: number | null): number | null {
+  if (period === null) return null;
+  return rules.overtimeContinuesFouls ? Math.min(period, rules.periods) : period;
 }
 
-function timeoutsOf(
-  team: TeamCount,
-  period: number | null,
-  now: number | null,
-  rules: SituationRules,
-): TeamSituation['timeouts'] {
-  const t = rules.timeouts;
-  let taken = 0;
-  let regulation = 0;
-  for (const [p, n] of team.timeoutsByPeriod) {
-    taken += n;
-    if (p <= rules.periods) regulation += n;
-  }
-  let remaining: number;
-  if (period !== null && period > rules.periods) {
-    remaining = t.perOvertime - (team.timeoutsByPeriod.get(period) ?? 0);
-  } else {
-    remaining = t.regulation - regulation;
-    if (period === rules.periods) {
-      const fourth = team.timeoutsByPeriod.get(period) ?? 0;
-      if (t.fourthPeriodMax !== null) remaining = Math.min(remaining, t.fourthPeriodMax - fourth);
-      if (t.lateFourth !== null && now !== null && now < t.lateFourth.seconds) {
-        remaining = Math.min(remaining, t.lateFourth.max - team.lateFourthTimeouts);
-      }
-    }
-  }
-  return {
-    taken,
-    remaining: Math.max(0, remaining),
-    reset: resetOf(team, period, now, rules),
-  };
+/** True when the play is a team foul under the league's rules. */
+function isTeamFoul(f: PlayFacts, rules: SituationRules): boolean {
+  if (f.kind === 'team-foul') return true;
+  if (f.kind === 'technical') return rules.technicalIsFoul;
+  return f.kind === 'personal-foul' && f.offensive && rules.offensiveIsTeamFoul;
 }
 
 /**
- * The reset timeout: one in the last two minutes of the 4th and one in those of each overtime,
- * never carried. Before its window, `remaining` is the one the team will have in the next window
- * (1) and `available` is false; in the window it is what is left of the period's one.
+ * What the other team shoots on this team's next common foul: null while this team is within the
+ * fouls it may commit without penalty (in the period, or its one foul of the last two minutes where
+ * that rule applies), then a one-and-one or two shots.
  */
-function resetOf(
+function freeThrowsAgainst(
   team: TeamCount,
   period: number | null,
-  now: number | null,
   rules: SituationRules,
-): NonNullable<TeamSituation['timeouts']['reset']> | null {
-  const per = rules.timeouts.resetPerClosingPeriod;
-  if (per === null) return null;
-  const closing = period !== null && period >= rules.periods;
-  const left = Math.max(0, per - (closing ? team.resetsInPeriod : 0));
-  // A reset already taken in the period shows its window is open, whatever clock is known.
-  const open =
-    closing && ((now !== null && now < rules.timeouts.resetWindowSeconds) || team.resetsInPeriod > 0);
-  return { taken: team.resets, remaining: left, available: open && left > 0 };
+): TeamSituation['freeThrows'] {
+  if (period === null) return null;
+  const limit =
+    period > rules.periods ? rules.foulsWithoutPenalty.overtime : rules.foulsWithoutPenalty.regulation;
+  if (team.fouls < limit && team.lateFouls < 1) return null;
+  const double = rules.doubleBonusAfter;
+  return double !== null && team.fouls < double ? 'one_and_one' : 'two';
 }
 
 function playersOf(
@@ -345,7 +330,7 @@ function playersOf(
         p.fouls >= rules.foulOut ||
         p.technicals >= 2 ||
         p.flagrantTwo ||
-        p.flagrantOnes >= rules.flagrantOneEjection,
+        (rules.flagrantOneEjection !== null && p.flagrantOnes >= rules.flagrantOneEjection),
       name: listed?.name ?? before?.name ?? null,
       jersey: listed?.jersey ?? before?.jersey ?? null,
     };

@@ -1,5 +1,5 @@
 import { UpstreamPayloadError } from '../src/core/errors.js';
-import type { GameState, SnapshotTeam } from '../src/model/events.js';
+import type { Conference, GameState, SnapshotTeam } from '../src/model/events.js';
 
 /** What the engine reads from a summary's `header` (the game's own status, teams and score). */
 export interface SummaryHeader {
@@ -70,12 +70,12 @@ export function readSummaryHeader(raw: unknown, where: string): SummaryHeader {
     period: num(status.period),
     clock: str(status.displayClock),
     date: str(competition.date) ?? str((header as Obj).date),
-    home: side(home, fail),
-    away: side(away, fail),
+    home: side(home, competition, fail),
+    away: side(away, competition, fail),
   };
 }
 
-function side(c: Obj, fail: (reason: string) => never): HeaderSide {
+function side(c: Obj, competition: Obj, fail: (reason: string) => never): HeaderSide {
   const team = isObj(c.team) ? c.team : fail('competitor has no team');
   const id = str(team.id) ?? str(c.id) ?? fail('competitor team has no id');
   const logos = Array.isArray(team.logos) ? team.logos : [];
@@ -88,10 +88,35 @@ function side(c: Obj, fail: (reason: string) => never): HeaderSide {
       color: str(team.color),
       alternateColor: str(team.alternateColor),
       logo: str(team.logo) ?? (firstLogo ? str(firstLogo.href) : null),
+      rank: rankOf(c.rank),
+      conference: conferenceOf(team, competition),
     },
     score: num(c.score),
     winner: typeof c.winner === 'boolean' ? c.winner : null,
   };
+}
+
+/**
+ * A poll rank: ESPN's header carries `rank` only for a ranked team, and its scoreboards mark an
+ * unranked one with 99; a rank is a whole number from 1 to 98, anything else is no rank.
+ */
+export function rankOf(value: unknown): number | null {
+  const n = num(value);
+  return n !== null && Number.isInteger(n) && n >= 1 && n <= 98 ? n : null;
+}
+
+/**
+ * The team's conference: the header's `team.groups` when it says it is a conference, named by the
+ * competition's `groups` when that is the same group (a conference game). The pro leagues' headers
+ * carry no groups: null.
+ */
+function conferenceOf(team: Obj, competition: Obj): Conference | null {
+  const groups = isObj(team.groups) ? team.groups : null;
+  const id = groups && groups.isConference !== false ? str(groups.id) : null;
+  if (id === null || id === '') return null;
+  const game = isObj(competition.groups) ? competition.groups : null;
+  const name = game && str(game.id) === id ? str(game.name) : null;
+  return { id, name };
 }
 
 /** Seconds left on a displayed clock ("8:10", "45.1", "0.0"), or null when unreadable. */

@@ -2,6 +2,7 @@ import { catchError, defer, exhaustMap, map, merge, takeWhile, timer, type Subsc
 import type { CopyOffer, GameKey } from '../src/bus/types.js';
 import { eventsEmitted, pollLag } from '../src/core/metrics.js';
 import type { GameEvent, PlayRow } from '../src/model/events.js';
+import { operationName } from '../src/espn/operations.js';
 import { parsePlays, type ScoreboardRow } from '../src/tables/index.js';
 import type { ScheduledGame } from './cadence.js';
 import {
@@ -197,7 +198,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     // Only a poll that outlived its poller (stopped meanwhile by the scoreboard) finds it gone.
     if (diffState === null) return 'continue';
     t.custody = hold(t.custody, diffState);
-    const where = `${key.league}_summary?event=${key.gameId}`;
+    const where = `${operationName(key.league, 'summary')}?event=${key.gameId}`;
     const push = t.push;
     let raw: unknown;
     let pushed = false;
@@ -219,7 +220,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
         }
       }
       const polled = await client.call(
-        `${key.league}_summary`,
+        operationName(key.league, 'summary'),
         { event_id: key.gameId },
         { returnParsed: false, fresh: true, signal: ctx.signal },
       );

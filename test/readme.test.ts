@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseAlertsConfig } from '../workers/rules-file.js';
 import { deliverWebhook } from '../workers/webhooks/deliver.js';
-import { LEAGUES } from '../src/core/leagues.js';
+import { DEFAULT_LEAGUES } from '../src/core/leagues.js';
 import { checkOverlayQuery } from '../src/server/overlay-params.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './support/fixtures.js';
 import { getTestRedis } from './support/redis.js';
@@ -54,6 +54,12 @@ const COMMANDS: Record<string, Where[]> = {
   'npx courtside watch --url http://localhost:8080 --league mens': [{ here: 'courtside watch as written' }],
   'npx courtside op mens_summary --event-id 401585607 --format raw --out game.json': [
     { here: 'op --out game.json, then demo --replay game.json' },
+  ],
+  'npx courtside op mens_college_rankings --format csv': [
+    { file: 'test/cli/college-ops.test.ts', contains: "runs the README's college commands as written" },
+  ],
+  'npx courtside op womens_college_scoreboard --dates 20250112 --groups 50 --format json': [
+    { file: 'test/cli/college-ops.test.ts', contains: "runs the README's college commands as written" },
   ],
   'npx courtside demo --replay game.json': [{ here: 'op --out game.json, then demo --replay game.json' }],
   'node examples/subscribe.mjs ws://localhost:8080/v1/stream': [
@@ -285,7 +291,7 @@ describe('README.md', () => {
     expect(courtside?.volumes).toEqual(alerts?.volumes);
     const rules = parseAlertsConfig(parseYaml(readFileSync(join(ROOT, mount?.[0] ?? ''), 'utf8')));
     expect(rules.subscribers.length).toBeGreaterThan(0);
-    expect(rules.leagues).toEqual([...LEAGUES]);
+    expect(rules.leagues).toEqual([...DEFAULT_LEAGUES]);
     // The CLI of the image has these commands and flags.
     for (const args of [
       ['serve', '--help'],
@@ -652,7 +658,7 @@ describe('README simulator', () => {
     try {
       const [, url = ''] = await run.waitForStdout(/(http:\/\/127\.0\.0\.1:\d+)/);
       const boards = await Promise.all(
-        LEAGUES.map(async (league) => {
+        DEFAULT_LEAGUES.map(async (league) => {
           const path = league === 'mens' ? 'nba' : 'wnba';
           const res = await fetch(`${url}/apis/site/v2/sports/basketball/${path}/scoreboard`);
           expect(res.status).toBe(200);

@@ -25,6 +25,7 @@ export const RULE_NAMES = [
   'run',
   'player_points',
   'upset_watch',
+  'upset',
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
@@ -59,10 +60,27 @@ const rulesSchema = z.strictObject({
       .default(0.75),
     fromPeriod: period(),
   }),
+  // A ranked team losing, or trailing late, to an unranked or lower-ranked one (college polls).
+  upset: z.strictObject({ enabled: enabled(), underSeconds: positiveInt().default(300) }),
 });
 
 const leagueList = z.array(z.enum(LEAGUES, { error: `expected one of ${LEAGUES.join(', ')}` }));
 const teamList = z.array(z.string({ error: 'expected a team abbreviation or id' }).min(1));
+const conferenceList = z.array(
+  z.string({ error: 'expected a conference id' }).regex(/^[0-9]{1,6}$/, {
+    error: 'expected a conference id (ESPN group id, digits: "2" ACC, "23" SEC)',
+  }),
+);
+/** `true`: games with a ranked team; a number N: games with a team ranked N or better. */
+const RANKED_ERROR =
+  'expected true (a ranked team) or a rank from 1 to 25 (a team ranked that high or higher)';
+const rankedFilter = z.union(
+  [
+    z.literal(true, { error: RANKED_ERROR }),
+    z.int({ error: RANKED_ERROR }).min(1, { error: RANKED_ERROR }).max(25, { error: RANKED_ERROR }),
+  ],
+  { error: RANKED_ERROR },
+);
 
 /** The fields every kind of subscriber takes. */
 const commonFields = {
@@ -77,6 +95,8 @@ const commonFields = {
     .optional(),
   leagues: leagueList.optional(),
   teams: teamList.optional(),
+  conferences: conferenceList.optional(),
+  ranked: rankedFilter.optional(),
 };
 
 const subscriberSchemas = {
@@ -108,6 +128,8 @@ const fileSchema = z.strictObject({
   name: z.string().regex(BOT_NAME_PATTERN, { error: 'expected 1-64 letters, digits, _ . or -' }).optional(),
   leagues: leagueList.default([...LEAGUES]),
   teams: teamList.optional(),
+  conferences: conferenceList.optional(),
+  ranked: rankedFilter.optional(),
   rules: z
     .strictObject({
       final_score: rulesSchema.shape.final_score.optional(),
@@ -116,6 +138,7 @@ const fileSchema = z.strictObject({
       run: rulesSchema.shape.run.optional(),
       player_points: rulesSchema.shape.player_points.optional(),
       upset_watch: rulesSchema.shape.upset_watch.optional(),
+      upset: rulesSchema.shape.upset.optional(),
     })
     .optional(),
   subscribers: z.array(z.unknown()).default([]),

@@ -1,12 +1,15 @@
 import { InvalidOptionsError } from '../core/errors.js';
-import { LEAGUES } from '../core/leagues.js';
+import { DEFAULT_LEAGUES } from '../core/leagues.js';
 import { OFFSET_PATTERN, type Offset } from './types.js';
 
 /** Events kept per league: a full NBA slate produces ~6,000 events a night, so this holds weeks. */
 export const DEFAULT_RETENTION_PER_LEAGUE = 100_000;
 
-/** The log is one stream for every league (docs/decisions.md), so it keeps per-league × leagues. */
-export const DEFAULT_RETENTION = DEFAULT_RETENTION_PER_LEAGUE * LEAGUES.length;
+/**
+ * The log is one stream for every league (docs/decisions.md), so it keeps per-league × leagues:
+ * the leagues polled by default.
+ */
+export const DEFAULT_RETENTION = DEFAULT_RETENTION_PER_LEAGUE * DEFAULT_LEAGUES.length;
 
 export const DEFAULT_PREFIX = 'courtside:';
 
@@ -45,7 +48,7 @@ export function prefixForTopology(topology: string, prefix: string | undefined):
 export const TAIL_BATCH_LIMIT = 1_000;
 
 /** Total log retention from a per-league figure (what configuration speaks in). */
-export function retentionForLeagues(perLeague: number, leagues = LEAGUES.length): number {
+export function retentionForLeagues(perLeague: number, leagues = DEFAULT_LEAGUES.length): number {
   return checkRetention(perLeague) * leagues;
 }
 

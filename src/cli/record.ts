@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createClient } from '../client/client.js';
 import { InvalidOptionsError } from '../core/errors.js';
-import { LEAGUES, isLeague, type League } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { OPERATIONS, type OperationSpec } from '../espn/operations.js';
 import type { Params } from '../espn/params.js';
 import { EXIT_FAILURE, say } from './fail.js';
@@ -157,7 +157,7 @@ export function registerRecord(program: Command): void {
     .option(
       '--leagues <list>',
       'comma-separated leagues (with --push: where to look the game up)',
-      LEAGUES.join(','),
+      DEFAULT_LEAGUES.join(','),
     )
     .option('--games <n>', "summaries to record from today's scoreboard", '3')
     .option('--push', "record one game's FastCast topic as received, for a bug report (needs --game)")
@@ -184,7 +184,9 @@ Examples:
       const leagues = opts.leagues.split(',').map((l) => l.trim());
       const bad = leagues.find((l) => !isLeague(l));
       if (bad !== undefined) {
-        throw new InvalidOptionsError(`--leagues: unknown league "${bad}"; expected mens and/or womens`);
+        throw new InvalidOptionsError(
+          `--leagues: unknown league "${bad}"; expected a comma-separated list of ${LEAGUES.join(', ')}`,
+        );
       }
       if (opts.push) {
         await recordPushCommand(opts, leagues as League[]);

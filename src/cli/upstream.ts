@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isLeague } from '../core/leagues.js';
+import { LEAGUES, isLeague } from '../core/leagues.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { startUpstream } from '../simulator/index.js';
@@ -100,7 +100,7 @@ export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions 
     if (leagues && !leagues.every(isLeague)) {
       throw new CourtsideError(
         'INVALID_OPTIONS',
-        `--leagues: "${flags.leagues}" is invalid; expected mens, womens or both`,
+        `--leagues: "${flags.leagues}" is invalid; expected a comma-separated list of ${LEAGUES.join(', ')}`,
       );
     }
     options.simulate = {

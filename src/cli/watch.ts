@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { EVENT_TYPES, isEventType, type EventType } from '../model/events.js';
 import { InvalidOptionsError } from '../core/errors.js';
-import { isLeague, type League } from '../core/leagues.js';
+import { LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { connect } from '../live-client/courtside.js';
 import { EXIT_FAILURE, say } from './fail.js';
 import { gameNotices } from './watch-games.js';
@@ -32,7 +32,7 @@ export function registerWatch(program: Command): void {
     .command('watch')
     .description('a live terminal feed from a running daemon: the score line and the plays as they come')
     .option('--url <url>', 'the daemon', process.env.COURTSIDE_URL ?? 'http://127.0.0.1:8080')
-    .option('--league <league>', 'mens or womens (repeatable, or comma-separated)', list)
+    .option('--league <league>', `${LEAGUES.join(', ')} (repeatable, or comma-separated)`, list)
     .option('--game <id>', 'a game id (repeatable)', list)
     .option('--team <team>', 'a team id or abbreviation (repeatable)', list)
     .option('--types <types>', 'event types, comma-separated (e.g. play.added,score.changed)', list)
@@ -60,7 +60,7 @@ Colours on a terminal only; reconnects by itself and resumes where it left off.`
 /** Checks the flags before connecting; a message naming the flag, or undefined. */
 function invalid(options: WatchOptions): string | undefined {
   const bad = options.league?.find((l) => !isLeague(l));
-  if (bad !== undefined) return `--league: unknown league "${bad}"; expected mens or womens`;
+  if (bad !== undefined) return `--league: unknown league "${bad}"; expected one of ${LEAGUES.join(', ')}`;
   const unknownType = options.types?.find((t) => !isEventType(t));
   if (unknownType !== undefined)
     return `--types: unknown event type "${unknownType}"; expected ${EVENT_TYPES.join(', ')}`;

@@ -18,6 +18,7 @@ import { LANES, type Lane } from '../espn/lane.js';
 import {
   buildRequest,
   OPERATION_NAMES,
+  operationName,
   type BuiltRequest,
   type OperationName,
   type OperationSpec,
@@ -296,7 +297,7 @@ export function createClient(options: ClientOptions = {}): CourtsideClient {
     getOptions: GetOptions,
     notify: (notice: CallNotice) => void,
   ): Promise<unknown> {
-    const board = await http.get(buildRequest(`${operation.league}_scoreboard`, {}), getOptions);
+    const board = await http.get(buildRequest(operationName(operation.league, 'scoreboard'), {}), getOptions);
     const leagues = (board as { leagues?: unknown } | null)?.leagues;
     const league = Array.isArray(leagues) ? (leagues[0] as Record<string, unknown> | undefined) : undefined;
     if (!league || !Array.isArray(league.calendar)) {

@@ -59,7 +59,6 @@ export class InvalidParamsError extends CourtsideError {
   }
 }
 
-/** The operation name is not one of the 44 known operations. */
 /** What an unknown operation name was probably meant to be, and why when it is not a typo. */
 export interface OperationSuggestion {
   name: string;
@@ -70,14 +69,26 @@ export class UnknownOperationError extends CourtsideError {
   readonly operation: string;
   /** The known operation the name was probably meant to be (`mens_scoreboard` for `nba_scoreboard`). */
   readonly suggestion: OperationSuggestion | undefined;
+  /**
+   * The operations of the same suffix in the leagues that have it, when the name gives a league
+   * that does not (`womens_standings`: `mens_standings`, `mens_college_standings`, …).
+   */
+  readonly offered: readonly string[];
 
-  constructor(operation: string, suggestion?: OperationSuggestion) {
+  constructor(operation: string, suggestion?: OperationSuggestion, offered: readonly string[] = []) {
     const meant = suggestion
       ? `; did you mean ${suggestion.name}?${suggestion.note ? ` (${suggestion.note})` : ''}`
       : '';
-    super('UNKNOWN_OPERATION', `unknown operation ${truncate(JSON.stringify(operation))}${meant}`);
+    const elsewhere = offered.length
+      ? `; ESPN does not serve it for this league, only as ${offered.join(', ')}`
+      : '';
+    super(
+      'UNKNOWN_OPERATION',
+      `unknown operation ${truncate(JSON.stringify(operation))}${meant}${elsewhere}`,
+    );
     this.operation = operation;
     this.suggestion = suggestion;
+    this.offered = offered;
   }
 }
 

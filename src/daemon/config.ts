@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
 import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
-import { LEAGUES, type League } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
 import type { BucketLimit } from '../core/token-bucket.js';
 import { DEFAULT_ON_DEMAND_BUDGET } from '../espn/http.js';
@@ -216,7 +216,7 @@ const FIELDS = {
   leagues: {
     env: 'COURTSIDE_LEAGUES',
     flag: 'leagues',
-    default: LEAGUES.join(','),
+    default: DEFAULT_LEAGUES.join(','),
     schema: z
       .string()
       .transform(list)

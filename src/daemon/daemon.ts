@@ -14,7 +14,7 @@ import type { PushConfig } from './push-config.js';
 import { createFastcastClient } from '../espn/fastcast-client.js';
 import { fastcastClientOptions } from './fastcast-options.js';
 import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
-import { LEAGUES } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { gamesFed, instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
@@ -107,8 +107,9 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
   const bus = createBus({
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     prefix: config.prefix,
-    // The log is one stream for every league, so it keeps the per-league figure for each league.
-    retention: config.retention * LEAGUES.length,
+    // The log is one stream for every league, so it keeps the per-league figure for each league
+    // polled, and never less than for the two default ones (other instances may poll those).
+    retention: config.retention * Math.max(config.leagues.length, DEFAULT_LEAGUES.length),
     logger: logger.child({ component: 'bus' }),
     waitReplicas: config.waitReplicas,
   });

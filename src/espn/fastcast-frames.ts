@@ -1,6 +1,6 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { UpstreamPayloadError } from '../core/errors.js';
-import type { League } from '../core/leagues.js';
+import { LEAGUE_SEGMENT, leagueOfSegment, type League } from '../core/leagues.js';
 import { fastcastOversize } from '../core/metrics.js';
 
 /**
@@ -53,14 +53,15 @@ export interface FastcastPatch {
 
 /** ESPN's game-package topic of a game: the document shaped like the site summary. */
 export function gameTopic(league: League, gameId: string): string {
-  return `gp-basketball-${league === 'mens' ? 'nba' : 'wnba'}-${gameId}`;
+  return `gp-basketball-${LEAGUE_SEGMENT[league]}-${gameId}`;
 }
 
 /** The league and game of a game-package topic, or undefined for any other topic. */
 export function parseGameTopic(topic: string): { league: League; gameId: string } | undefined {
-  const m = /^gp-basketball-(nba|wnba)-([0-9]+)$/.exec(topic);
-  if (!m?.[1] || !m[2]) return undefined;
-  return { league: m[1] === 'nba' ? 'mens' : 'womens', gameId: m[2] };
+  const m = /^gp-basketball-([a-z-]+)-([0-9]+)$/.exec(topic);
+  const league = m?.[1] === undefined ? undefined : leagueOfSegment(m[1]);
+  if (!league || !m?.[2]) return undefined;
+  return { league, gameId: m[2] };
 }
 
 /**

@@ -1,12 +1,13 @@
 import { InvalidParamsError, UnknownOperationError, type OperationSuggestion } from '../core/errors.js';
-import { LEAGUE_SEGMENT, LEAGUES, type League } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUE_INFO, LEAGUE_SEGMENT, LEAGUES, type League } from '../core/leagues.js';
 import { PARAM_RULES, validateParam, type ParamName } from './params.js';
 import { closest } from '../core/suggest.js';
 
 /**
- * The operation registry: the 24 suffixes of ESPN's basketball endpoints, expanded to the 44
- * operations (`mens_<suffix>`, `womens_<suffix>`; the women's league has no athlete operations
- * and no standings). Everything that routes, validates, documents or caches reads this table.
+ * The operation registry: the suffixes of ESPN's basketball endpoints, expanded to one operation
+ * per league that ESPN serves them for (`mens_<suffix>`, `womens_<suffix>`,
+ * `mens_college_<suffix>`, `womens_college_<suffix>`; docs/operations.md says which exist where,
+ * and why). Everything that routes, validates, documents or caches reads this table.
  */
 
 /** The tabular result of each suffix; the tables module maps these to parsers. */
@@ -21,7 +22,8 @@ export type ResultKind =
   | 'standings'
   | 'generic_items'
   | 'generic_groups'
-  | 'single_entity';
+  | 'single_entity'
+  | 'rankings';
 
 export interface QueryParamSpec {
   /** Name on the client side (options object, HTTP API query, CLI flag with `-` for `_`). */
@@ -43,7 +45,7 @@ export interface QueryParamSpec {
  */
 export type WhenMissing = 'not-found' | 'empty-list' | 'scoreboard-calendar';
 
-/** Suffixes offered in both leagues. */
+/** Suffixes offered in both professional leagues. */
 export type SharedSuffix =
   | 'scoreboard'
   | 'summary'
@@ -67,10 +69,37 @@ export type SharedSuffix =
   | 'team_leaders';
 /** Suffixes ESPN serves for the men's league only (athletes and standings). */
 export type MensOnlySuffix = 'player_info' | 'player_bio' | 'player_news' | 'standings';
-export type Suffix = SharedSuffix | MensOnlySuffix;
+/**
+ * Suffixes ESPN serves for the two college leagues: the pro suffixes with college payloads or
+ * public college clients behind them, and the polls (docs/operations.md, "College leagues").
+ */
+export type CollegeSuffix =
+  | 'scoreboard'
+  | 'summary'
+  | 'calendar'
+  | 'news'
+  | 'injuries'
+  | 'conferences'
+  | 'teams_site'
+  | 'team'
+  | 'team_roster'
+  | 'team_schedule'
+  | 'team_news'
+  | 'standings'
+  | 'rankings';
+export type Suffix = SharedSuffix | MensOnlySuffix | CollegeSuffix;
 
-/** The 44 operation names, as a type: the client's method names. */
-export type OperationName = `mens_${Suffix}` | `womens_${SharedSuffix}`;
+/** Every operation name, as a type: the client's method names. */
+export type OperationName =
+  | `mens_${SharedSuffix | MensOnlySuffix}`
+  | `womens_${SharedSuffix}`
+  | `mens_college_${CollegeSuffix}`
+  | `womens_college_${CollegeSuffix}`;
+
+/** The name of a league's operation: `mens_college` and `scoreboard` make `mens_college_scoreboard`. */
+export function operationName(league: League, suffix: Suffix): OperationName {
+  return `${LEAGUE_INFO[league].prefix}_${suffix}` as OperationName;
+}
 
 export interface SuffixSpec {
   readonly suffix: Suffix;
@@ -90,11 +119,23 @@ export interface OperationSpec extends SuffixSpec {
   readonly league: League;
   /** All client parameter names: path first, then query. */
   readonly params: readonly ParamName[];
+  /** Query parameters sent when the call gives none (the college team list's `limit`). */
+  readonly defaults: Readonly<Partial<Record<ParamName, string>>>;
+}
+
+// ESPN's college team list answers 50 teams by default; Division I has ~360 men's and as many
+// women's teams, and 500 is the largest limit ESPN honours.
+const COLLEGE_TEAMS_LIMIT = '500';
+
+function defaultsOf(league: League, suffix: Suffix): Readonly<Partial<Record<ParamName, string>>> {
+  return LEAGUE_INFO[league].college && suffix === 'teams_site' ? { limit: COLLEGE_TEAMS_LIMIT } : {};
 }
 
 const SITE = '/apis/site/v2/sports/basketball/{league}';
-const BOTH: readonly League[] = LEAGUES;
+const PRO: readonly League[] = DEFAULT_LEAGUES;
 const MENS: readonly League[] = ['mens'];
+const COLLEGE: readonly League[] = LEAGUES.filter((league) => LEAGUE_INFO[league].college);
+const ALL: readonly League[] = LEAGUES;
 const q = (name: ParamName, upstream: string = name): QueryParamSpec => ({ name, upstream });
 const required = (name: ParamName, upstream: string = name): QueryParamSpec => ({
   name,
@@ -132,37 +173,39 @@ const REFERENCE_TTL = HOUR;
 export const SUFFIXES: readonly SuffixSpec[] = [
   suffix(
     'scoreboard',
-    BOTH,
+    ALL,
     '/scoreboard',
     [q('dates'), q('week'), q('season_type', 'seasontype'), q('groups'), q('limit')],
     'scoreboard',
     SCOREBOARD_TTL,
   ),
-  suffix('summary', BOTH, '/summary', [required('event_id', 'event')], 'summary', LIVE_TTL),
-  suffix('calendar', BOTH, '/calendar', [], 'generic_items', REFERENCE_TTL),
-  suffix('news', BOTH, '/news', [q('limit')], 'news', NEWS_TTL),
-  suffix('injuries', BOTH, '/injuries', [], 'injuries', NEWS_TTL),
-  suffix('transactions', BOTH, '/transactions', [], 'generic_items', NEWS_TTL),
-  suffix('conferences', BOTH, '/groups', [], 'generic_groups', REFERENCE_TTL),
-  suffix('statistics_league', BOTH, '/statistics', [], 'generic_items', REFERENCE_TTL),
-  suffix('draft', BOTH, '/draft', [], 'generic_items', REFERENCE_TTL),
-  suffix('teams_site', BOTH, '/teams', [q('limit')], 'teams', REFERENCE_TTL),
-  suffix('team', BOTH, '/teams/{team_id}', [], 'single_entity', REFERENCE_TTL),
-  suffix('team_roster', BOTH, '/teams/{team_id}/roster', [], 'roster', REFERENCE_TTL),
-  suffix('team_schedule', BOTH, '/teams/{team_id}/schedule', [q('season')], 'schedule', REFERENCE_TTL),
-  suffix('team_record', BOTH, '/teams/{team_id}/record', [], 'generic_items', REFERENCE_TTL),
-  suffix('team_depthcharts', BOTH, '/teams/{team_id}/depthcharts', [], 'generic_items', REFERENCE_TTL),
-  suffix('team_injuries', BOTH, '/teams/{team_id}/injuries', [], 'injuries', NEWS_TTL),
-  suffix('team_transactions', BOTH, '/teams/{team_id}/transactions', [], 'generic_items', NEWS_TTL),
-  suffix('team_history', BOTH, '/teams/{team_id}/history', [], 'generic_items', REFERENCE_TTL),
-  suffix('team_news', BOTH, '/teams/{team_id}/news', [q('limit')], 'news', NEWS_TTL),
-  suffix('team_leaders', BOTH, '/teams/{team_id}/leaders', [], 'generic_items', REFERENCE_TTL),
+  suffix('summary', ALL, '/summary', [required('event_id', 'event')], 'summary', LIVE_TTL),
+  suffix('calendar', ALL, '/calendar', [], 'generic_items', REFERENCE_TTL),
+  suffix('news', ALL, '/news', [q('limit')], 'news', NEWS_TTL),
+  suffix('injuries', ALL, '/injuries', [], 'injuries', NEWS_TTL),
+  suffix('transactions', PRO, '/transactions', [], 'generic_items', NEWS_TTL),
+  suffix('conferences', ALL, '/groups', [], 'generic_groups', REFERENCE_TTL),
+  suffix('statistics_league', PRO, '/statistics', [], 'generic_items', REFERENCE_TTL),
+  suffix('draft', PRO, '/draft', [], 'generic_items', REFERENCE_TTL),
+  suffix('teams_site', ALL, '/teams', [q('limit')], 'teams', REFERENCE_TTL),
+  suffix('team', ALL, '/teams/{team_id}', [], 'single_entity', REFERENCE_TTL),
+  suffix('team_roster', ALL, '/teams/{team_id}/roster', [], 'roster', REFERENCE_TTL),
+  suffix('team_schedule', ALL, '/teams/{team_id}/schedule', [q('season')], 'schedule', REFERENCE_TTL),
+  suffix('team_record', PRO, '/teams/{team_id}/record', [], 'generic_items', REFERENCE_TTL),
+  suffix('team_depthcharts', PRO, '/teams/{team_id}/depthcharts', [], 'generic_items', REFERENCE_TTL),
+  suffix('team_injuries', PRO, '/teams/{team_id}/injuries', [], 'injuries', NEWS_TTL),
+  suffix('team_transactions', PRO, '/teams/{team_id}/transactions', [], 'generic_items', NEWS_TTL),
+  suffix('team_history', PRO, '/teams/{team_id}/history', [], 'generic_items', REFERENCE_TTL),
+  suffix('team_news', ALL, '/teams/{team_id}/news', [q('limit')], 'news', NEWS_TTL),
+  suffix('team_leaders', PRO, '/teams/{team_id}/leaders', [], 'generic_items', REFERENCE_TTL),
+  // The AP and coaches' polls: one document of every poll of the current week.
+  suffix('rankings', COLLEGE, '/rankings', [], 'rankings', REFERENCE_TTL),
   suffix('player_info', MENS, '/athletes/{athlete_id}', [], 'single_entity', REFERENCE_TTL),
   suffix('player_bio', MENS, '/athletes/{athlete_id}/bio', [], 'single_entity', REFERENCE_TTL),
   suffix('player_news', MENS, '/athletes/{athlete_id}/news', [], 'news', NEWS_TTL),
   {
     suffix: 'standings',
-    leagues: MENS,
+    leagues: [...MENS, ...COLLEGE],
     // The one operation outside the `site` tree (spec, "Path layout").
     path: '/apis/v2/sports/basketball/{league}/standings',
     pathParams: [],
@@ -209,9 +252,9 @@ export const OPERATIONS: ReadonlyMap<string, OperationSpec> = new Map(
     s.leagues.map((league): [string, OperationSpec] => {
       // The leagues lists above keep men's-only suffixes out of the women's names; the
       // registry test checks the 44 names against ESPN's endpoint list.
-      const name = `${league}_${s.suffix}` as OperationName;
+      const name = operationName(league, s.suffix);
       const params = [...s.pathParams, ...s.queryParams.map((p) => p.name)];
-      return [name, { ...s, name, league, params }];
+      return [name, { ...s, name, league, params, defaults: defaultsOf(league, s.suffix) }];
     }),
   ),
 );
@@ -224,35 +267,79 @@ export function isOperationName(name: unknown): name is OperationName {
 
 export function getOperation(name: string): OperationSpec {
   const op = typeof name === 'string' ? OPERATIONS.get(name) : undefined;
-  if (!op)
-    throw new UnknownOperationError(name, typeof name === 'string' ? suggestOperation(name) : undefined);
+  if (!op) throw unknownOperation(name);
   return op;
 }
 
+/** The error for a name that is no operation: with what was probably meant, or where it exists. */
+export function unknownOperation(name: string): UnknownOperationError {
+  if (typeof name !== 'string') return new UnknownOperationError(name);
+  // A real suffix the league lacks: where it exists is the answer, not the nearest spelling.
+  const offered = offeredElsewhere(name);
+  return new UnknownOperationError(name, offered.length ? undefined : suggestOperation(name), offered);
+}
+
+/**
+ * The operations of a suffix that the named league lacks, in the leagues that have it:
+ * `womens_player_info` gives `mens_player_info`, `mens_college_draft` gives `mens_draft` and
+ * `womens_draft`. Empty when the name has no league prefix or no such suffix exists.
+ */
+export function offeredElsewhere(name: string): string[] {
+  for (const league of [...LEAGUES].sort(
+    (a, b) => LEAGUE_INFO[b].prefix.length - LEAGUE_INFO[a].prefix.length,
+  )) {
+    const prefix = `${LEAGUE_INFO[league].prefix}_`;
+    if (!name.startsWith(prefix)) continue;
+    const suffix = name.slice(prefix.length);
+    return OPERATION_NAMES.filter((n) => OPERATIONS.get(n)?.suffix === suffix);
+  }
+  return [];
+}
+
 // The names people know the leagues by; the operations are named for ESPN's league slugs.
-const LEAGUE_ALIASES: Readonly<Record<string, string>> = { nba: 'mens', wnba: 'womens' };
+const LEAGUE_ALIASES: Readonly<Record<string, League>> = {
+  nba: 'mens',
+  wnba: 'womens',
+  ncaam: 'mens-college',
+  ncaaw: 'womens-college',
+};
+const ALIAS_NOTE: Readonly<Record<League, string>> = {
+  mens: 'NBA is mens, WNBA is womens',
+  womens: 'NBA is mens, WNBA is womens',
+  'mens-college': 'NCAAM is mens_college, NCAAW is womens_college',
+  'womens-college': 'NCAAM is mens_college, NCAAW is womens_college',
+};
+
+/** The league a typed prefix names: an operation prefix, a league name or an alias. */
+function leagueOfPrefix(typed: string): League | undefined {
+  const lower = typed.toLowerCase();
+  return (
+    LEAGUE_ALIASES[lower] ??
+    LEAGUES.find((league) => LEAGUE_INFO[league].prefix === lower || league === lower)
+  );
+}
 
 /**
  * The operation an unknown name was probably meant to be, with why when it is not a plain typo:
- * `nba_scoreboard` gets `mens_scoreboard`, "NBA is mens, WNBA is womens". A name that gives a
- * league is matched within that league only: the other league's operation is not what was meant.
+ * `nba_scoreboard` gets `mens_scoreboard`, "NBA is mens, …". A name that gives a league is
+ * matched within that league only: the other league's operation is not what was meant.
  */
 export function suggestOperation(name: string): OperationSuggestion | undefined {
-  const prefixed = /^(w?nba|(?:wo)?mens)_(.*)$/i.exec(name);
-  if (!prefixed) {
-    // A name without its league (`scoreboard`): the operations of both leagues.
-    const both = OPERATION_NAMES.filter((n) => n.endsWith(`_${name}`));
-    const meant = both.length > 0 ? both.join(' or ') : closest(name, OPERATION_NAMES);
+  const prefixed = /^(w?nba|ncaa[mw]|(?:wo)?mens(?:[_-]college)?)_(.*)$/i.exec(name);
+  const league = prefixed ? leagueOfPrefix(prefixed[1]!) : undefined;
+  if (!prefixed || !league) {
+    // A name without its league (`scoreboard`): the operations of every league.
+    const all = OPERATION_NAMES.filter((n) => OPERATIONS.get(n)?.suffix === name);
+    const meant = all.length > 0 ? all.join(' or ') : closest(name, OPERATION_NAMES);
     return meant ? { name: meant } : undefined;
   }
-  const typed = prefixed[1]!.toLowerCase();
-  const league = LEAGUE_ALIASES[typed] ?? typed;
   const meant = closest(
-    `${league}_${prefixed[2]}`,
-    OPERATION_NAMES.filter((n) => n.startsWith(`${league}_`)),
+    operationName(league, prefixed[2]! as Suffix),
+    OPERATION_NAMES.filter((n) => OPERATIONS.get(n)?.league === league),
   );
   if (!meant) return undefined;
-  return league === typed ? { name: meant } : { name: meant, note: 'NBA is mens, WNBA is womens' };
+  const typed = prefixed[1]!.toLowerCase();
+  return typed === LEAGUE_INFO[league].prefix ? { name: meant } : { name: meant, note: ALIAS_NOTE[league] };
 }
 
 /** A validated request: the relative path with query string, ready to append to a base URL. */
@@ -295,7 +382,7 @@ export function buildRequest(
   }
   const query = new URLSearchParams();
   for (const { name, upstream, required: needed } of operation.queryParams) {
-    const value = params[name];
+    const value = params[name] ?? operation.defaults[name];
     if (needed && (value === undefined || value === null || value === '')) {
       throw new InvalidParamsError(name, value, `${PARAM_RULES[name].expected} (required)`, operation.name);
     }

@@ -68,6 +68,10 @@ export interface SubscribeOptions {
   games?: string[];
   /** Team ids or abbreviations (case-insensitive). */
   teams?: string[];
+  /** Conference ids (ESPN's group ids, e.g. "2" ACC, "23" SEC): games in which either team plays. */
+  conferences?: string[];
+  /** true: only games in which at least one team has a poll rank. */
+  ranked?: boolean;
   types?: EventType[];
   /** Send a snapshot of each matching game first (default false). */
   snapshot?: boolean;

@@ -2,7 +2,7 @@
 // of src/core/leagues.ts) that needs nothing else from courtside. test/live-client/types.test.ts
 // fails when the two drift apart.
 
-export type League = 'mens' | 'womens';
+export type League = 'mens' | 'womens' | 'mens-college' | 'womens-college';
 
 export type EventType =
   | 'game.started'
@@ -44,6 +44,17 @@ export interface PlayRow {
 export interface TeamRef {
   id: string;
   abbreviation: string;
+  /** Poll rank (1-25) when ranked, null when unranked; absent from older daemons. */
+  rank?: number | null;
+  /** The team's conference (college), null when the upstream names none. */
+  conference?: Conference | null;
+}
+
+/** A college conference, by ESPN's group id (`2` ACC, `8` Big 12, `23` SEC…). */
+export interface Conference {
+  id: string;
+  /** The conference's name, when the payload gives it. */
+  name: string | null;
 }
 
 export interface Score {
@@ -79,6 +90,10 @@ export interface GameStatusData {
 
 export interface PeriodData {
   period: number;
+  /** The period's name in the game's league: `1st Quarter`, `2nd Half`, `OT`, `2OT`; absent from older daemons. */
+  label?: string;
+  /** True for an overtime period; absent from older daemons. */
+  overtime?: boolean;
 }
 
 export interface ScoreChangedData {
@@ -124,15 +139,18 @@ export interface WinprobChangedData {
 
 /** One player's fouls, for foul-trouble graphics. */
 export interface PlayerFouls {
-  /** Personal fouls, as the box score's PF counts them: every foul but technicals. */
+  /** Personal fouls, as the box score's PF counts them (in college, technicals too). */
   fouls: number;
   /** Unsportsmanlike technical fouls charged to the player. */
   technicals: number;
-  /** Six personal fouls, two technicals, two flagrant 1s or a flagrant 2: out of the game. */
+  /** Six personal fouls (five in college), two technicals, two flagrant 1s or a flagrant 2: out of the game. */
   disqualified: boolean;
   name: string | null;
   jersey: string | null;
 }
+
+/** What a team shoots on a common foul in the bonus. */
+export type FreeThrows = 'one_and_one' | 'two';
 
 /** One team's part of the game situation. */
 export interface TeamSituation {
@@ -141,6 +159,11 @@ export interface TeamSituation {
   fouls: number;
   /** True when this team shoots free throws on the other team's next common foul. */
   bonus: boolean;
+  /**
+   * What this team shoots on the other team's next common foul: null, a one-and-one (men's
+   * college, 7th to 9th team foul of the half) or two free throws; absent from older daemons.
+   */
+  freeThrows?: FreeThrows | null;
   timeouts: {
     taken: number;
     /** Null only in situations stored by versions that gave a WNBA overtime no number. */
@@ -158,7 +181,8 @@ export interface TeamSituation {
 
 /** Team fouls, the bonus, timeouts and fouls per player. */
 export interface GameSituation {
-  rules: 'nba' | 'wnba';
+  /** `nba`, `wnba`, `ncaam` (men's college) or `ncaaw` (women's college). */
+  rules: 'nba' | 'wnba' | 'ncaam' | 'ncaaw';
   /** The period the team fouls count for; null before the game has one. */
   period: number | null;
   home: TeamSituation;
@@ -226,6 +250,10 @@ export interface GameSnapshot {
   teams: { home: SnapshotTeam; away: SnapshotTeam };
   score: Score;
   period: number | null;
+  /** The period's name (`1st Half`, `OT`); null before the game has a period; absent from older daemons. */
+  periodLabel?: string | null;
+  /** True while the game is in (or ended in) overtime; absent from older daemons. */
+  overtime?: boolean;
   clock: string | null;
   /** Scheduled start, ISO 8601. */
   date: string | null;

@@ -60,6 +60,8 @@ function blankGame(event) {
     },
     score: { home: 0, away: 0 },
     period: null,
+    periodLabel: null,
+    overtime: false,
     clock: null,
     date: null,
     scoreboard: null,
@@ -203,6 +205,9 @@ function applyEvent(prev, event, maxPlays) {
       break;
     case 'period.started':
       next.period = data.period;
+      // The engine names the period for the game's league; an older daemon's events have no name.
+      if (typeof data.label === 'string') next.periodLabel = data.label;
+      if (typeof data.overtime === 'boolean') next.overtime = data.overtime;
       break;
     case 'score.changed':
       next.score = { ...data.score };

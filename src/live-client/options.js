@@ -8,8 +8,9 @@
  * @typedef {{ state: ConnectionState, previous: ConnectionState, reason: string, code?: string,
  *   closeCode?: number, attempt: number, retryInMs?: number, error?: Error }} StateChange
  * @typedef {{ minMs?: number, maxMs?: number, factor?: number, attempts?: number }} RetryOptions
- * @typedef {{ id?: string, leagues?: string[], games?: string[], teams?: string[], types?: string[],
- *   snapshot?: boolean, delay?: number, since?: string }} SubscribeOptions
+ * @typedef {{ id?: string, leagues?: string[], games?: string[], teams?: string[],
+ *   conferences?: string[], ranked?: boolean, types?: string[], snapshot?: boolean, delay?: number,
+ *   since?: string }} SubscribeOptions
  */
 
 // A daemon restart takes a second or two: the first retry comes quickly.
@@ -18,7 +19,8 @@ const DEFAULT_RETRY_MIN_MS = 500;
 const DEFAULT_RETRY_MAX_MS = 10_000;
 // The daemon's limit on a spoiler delay (protocol.md, "Spoiler delay").
 const MAX_DELAY_SECONDS = 300;
-const FILTERS = /** @type {const} */ (['leagues', 'games', 'teams', 'types']);
+const FILTERS = /** @type {const} */ (['leagues', 'games', 'teams', 'conferences', 'types']);
+const OTHER_OPTIONS = ['ranked', 'id', 'snapshot', 'delay', 'since'];
 
 /** An error of the client library; match on `code`. */
 export class CourtsideClientError extends Error {
@@ -103,9 +105,9 @@ export function checkSubscribe(options) {
   /** @type {Obj} */
   const out = {};
   for (const key of Object.keys(options)) {
-    if (![...FILTERS, 'id', 'snapshot', 'delay', 'since'].includes(key))
+    if (![...FILTERS, ...OTHER_OPTIONS].includes(key))
       throw new TypeError(
-        `subscribe: unknown option "${key}"; expected ${[...FILTERS, 'id', 'snapshot', 'delay', 'since'].join(', ')}`,
+        `subscribe: unknown option "${key}"; expected ${[...FILTERS, ...OTHER_OPTIONS].join(', ')}`,
       );
   }
   for (const key of FILTERS) {
@@ -115,6 +117,11 @@ export function checkSubscribe(options) {
       throw new TypeError(`subscribe: ${key} must be a non-empty array of strings, got ${JSON.stringify(v)}`);
     out[key] = [...v];
   }
+  if (options.ranked !== undefined && typeof options.ranked !== 'boolean')
+    throw new TypeError(
+      `subscribe: ranked must be true (only games with a ranked team) or false, got ${JSON.stringify(options.ranked)}`,
+    );
+  if (options.ranked) out.ranked = true;
   if (options.snapshot !== undefined && typeof options.snapshot !== 'boolean')
     throw new TypeError(`subscribe: snapshot must be true or false, got ${JSON.stringify(options.snapshot)}`);
   const delay = options.delay;

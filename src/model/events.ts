@@ -60,6 +60,20 @@ export interface PlayRow {
 export interface TeamRef {
   id: string;
   abbreviation: string;
+  /**
+   * The team's poll rank (1-25) when ranked, null when unranked. Set by the engine on every event
+   * and snapshot; absent only in events stored by versions before it.
+   */
+  rank?: number | null;
+  /** The team's conference (college), null when the upstream names none (the pro leagues). */
+  conference?: Conference | null;
+}
+
+/** A college conference, by ESPN's group id (`2` ACC, `8` Big 12, `23` SEC…). */
+export interface Conference {
+  id: string;
+  /** The conference's name, when the payload gives it (a conference game's header does). */
+  name: string | null;
 }
 
 export interface Score {
@@ -95,6 +109,13 @@ export interface GameStatusData {
 
 export interface PeriodData {
   period: number;
+  /**
+   * The period's name for the game's league: `1st Quarter`, `2nd Half`, `OT`, `2OT`. Absent only in
+   * events stored by versions before it.
+   */
+  label?: string;
+  /** True for an overtime period. Absent only in events stored by versions before it. */
+  overtime?: boolean;
 }
 
 export interface ScoreChangedData {
@@ -146,19 +167,25 @@ export interface WinprobChangedData {
 
 /** One player's fouls, for foul-trouble graphics. */
 export interface PlayerFouls {
-  /** Personal fouls, as the box score's PF counts them: every foul but technicals. */
+  /**
+   * Personal fouls, as the box score's PF counts them: every foul but technicals in the NBA and
+   * WNBA; in college technicals too (they count toward the five that disqualify).
+   */
   fouls: number;
   /** Unsportsmanlike technical fouls charged to the player (two eject, in both leagues). */
   technicals: number;
   /**
-   * Six personal fouls (fouled out), two technicals, two flagrant fouls type 1 or one flagrant
-   * foul type 2 (ejected): the player is out of the game.
+   * Six personal fouls (five in college: fouled out), two technicals, two flagrant fouls type 1
+   * (NBA, WNBA) or one flagrant foul type 2 (ejected): the player is out of the game.
    */
   disqualified: boolean;
   /** From the summary's box score when it lists the player, else null. */
   name: string | null;
   jersey: string | null;
 }
+
+/** What a team shoots on a common foul in the bonus: a one-and-one, or two free throws. */
+export type FreeThrows = 'one_and_one' | 'two';
 
 /** One team's part of the game situation. */
 export interface TeamSituation {
@@ -172,6 +199,13 @@ export interface TeamSituation {
    * goes next to this team.
    */
   bonus: boolean;
+  /**
+   * What THIS team shoots on the other team's next common foul: null (no free throws: the other
+   * team is within its fouls), `one_and_one` (men's college, from the other team's 7th team foul
+   * of the half) or `two` (the penalty in the NBA, the WNBA and women's college; men's college
+   * from the 10th). `bonus` is `freeThrows !== null`. Absent only in situations stored before it.
+   */
+  freeThrows?: FreeThrows | null;
   timeouts: {
     /** Charged team timeouts taken in the game so far, overtime included. */
     taken: number;
@@ -197,8 +231,11 @@ export interface TeamSituation {
  * every poll (docs/events.md, "Game situation").
  */
 export interface GameSituation {
-  /** The rules applied: `nba` for league `mens`, `wnba` for `womens`. */
-  rules: 'nba' | 'wnba';
+  /**
+   * The rules applied: `nba` for league `mens`, `wnba` for `womens`, `ncaam` for `mens-college`,
+   * `ncaaw` for `womens-college`.
+   */
+  rules: 'nba' | 'wnba' | 'ncaam' | 'ncaaw';
   /** The period the team fouls count for; null before the game has one. */
   period: number | null;
   home: TeamSituation;
@@ -275,6 +312,13 @@ export interface GameSnapshot {
   teams: { home: SnapshotTeam; away: SnapshotTeam };
   score: Score;
   period: number | null;
+  /**
+   * The period's name (`1st Half`, `3rd Quarter`, `OT`, `2OT`), null before the game has a period.
+   * Absent only in snapshots stored by versions before it.
+   */
+  periodLabel?: string | null;
+  /** True while the game is in (or ended in) overtime. Absent only in snapshots stored before it. */
+  overtime?: boolean;
   clock: string | null;
   /** Scheduled start, ISO 8601. */
   date: string | null;

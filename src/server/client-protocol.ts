@@ -16,7 +16,7 @@ export interface GatewayLimits {
   maxConnections: number;
   /** Subscriptions one WebSocket connection may hold at once. */
   maxSubscriptions: number;
-  /** Values one filter field (leagues, games, teams, types) may list. */
+  /** Values one filter field (leagues, games, teams, conferences, types) may list. */
   maxFilterValues: number;
   /** Largest client message, bytes (ws `maxPayload`; larger closes with 1009). */
   maxMessageBytes: number;
@@ -73,6 +73,10 @@ export interface SubscriptionFilter {
   games?: ReadonlySet<string>;
   /** Team ids and abbreviations (upper case). */
   teams?: ReadonlySet<string>;
+  /** Conference ids (ESPN's group ids): a game matches when either team is in one. */
+  conferences?: ReadonlySet<string>;
+  /** Only games in which at least one team has a poll rank. */
+  ranked?: true;
   types?: ReadonlySet<EventType>;
 }
 
@@ -97,6 +101,8 @@ const SUB_ID = z
   .regex(/^[\x20-\x7e]+$/, 'printable ASCII');
 // ESPN game ids are digits; the simulator's may carry letters and dashes. 40 chars bounds memory.
 const GAME_ID = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ or -, at most 40');
+// ESPN's conference (group) ids are small numbers.
+const CONFERENCE = z.string().regex(/^[0-9]{1,6}$/, 'a conference id (digits, e.g. "2" for the ACC)');
 // Team ids are digits, abbreviations 2-4 letters; 10 allows either with room.
 const TEAM = z
   .string()
@@ -110,6 +116,8 @@ function schemas(limits: Pick<GatewayLimits, 'maxFilterValues'>) {
     leagues: list(z.enum(LEAGUES)).optional(),
     games: list(GAME_ID).optional(),
     teams: list(TEAM).optional(),
+    conferences: list(CONFERENCE).optional(),
+    ranked: z.literal(true).optional(),
     types: list(z.enum(EVENT_TYPES as [EventType, ...EventType[]])).optional(),
     since: z.string().regex(OFFSET_PATTERN, 'an offset like 1732252800000-0').optional(),
     snapshot: z.boolean().optional(),
@@ -172,6 +180,8 @@ function validate(s: Schemas, op: keyof Schemas, record: Record<string, unknown>
   if (data.leagues) filter.leagues = new Set(data.leagues);
   if (data.games) filter.games = new Set(data.games);
   if (data.teams) filter.teams = new Set(data.teams.map((t) => t.toUpperCase()));
+  if (data.conferences) filter.conferences = new Set(data.conferences);
+  if (data.ranked) filter.ranked = true;
   if (data.types) filter.types = new Set(data.types);
   const message: SubscribeRequest = {
     op: 'subscribe',
@@ -214,11 +224,17 @@ function describeIssue(
   if (
     issue.code === 'too_big' &&
     issue.path.length === 1 &&
-    ['leagues', 'games', 'teams', 'types'].includes(field)
+    ['leagues', 'games', 'teams', 'conferences', 'types'].includes(field)
   ) {
     return {
       code: 'too_many_filters',
       message: `${field} lists ${Array.isArray(value) ? value.length : '?'} values; at most ${String(issue.maximum)} allowed`,
+    };
+  }
+  if (field === 'ranked') {
+    return {
+      code: 'invalid_message',
+      message: `ranked ${show(value)} is invalid; expected true (only games with a ranked team), or leave it out`,
     };
   }
   if (field === 'since') {

@@ -35,7 +35,7 @@ const RETRY_MS = 2_000;
 const SSE_SUB_ID = 'sse';
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 const snapshotFrames = new WeakMap<GameSnapshot, Buffer>();
-const FILTER_FIELDS = ['leagues', 'games', 'teams', 'types'] as const;
+const FILTER_FIELDS = ['leagues', 'games', 'teams', 'conferences', 'types'] as const;
 // A dropped stream gets this long to flush its error event before the socket is destroyed.
 const DROP_GRACE_MS = 2_000;
 
@@ -112,6 +112,17 @@ export function createSseEndpoint(options: {
         .map((v) => v.trim())
         .filter((v) => v.length > 0);
       if (values.length > 0) message[field] = values;
+    }
+    const ranked = q.get('ranked');
+    if (ranked !== null) {
+      if (!['1', 'true', ''].includes(ranked)) {
+        const error: ClientError = {
+          code: 'invalid_message',
+          message: `ranked ${JSON.stringify(ranked)} is invalid; expected 1 (only games with a ranked team), or leave it out`,
+        };
+        return { ok: false, error };
+      }
+      message.ranked = true;
     }
     const delay = q.get('delay');
     if (delay !== null && delay !== '') message.delay = /^[0-9]{1,6}$/.test(delay) ? Number(delay) : delay;

@@ -3,9 +3,10 @@ import type { SubscriptionFilter } from './client-protocol.js';
 
 /**
  * Finds the subscriptions an event matches without testing every subscription. Each subscription
- * is filed under its most selective field only (games, then teams, then types, then leagues; none:
- * the catch-all list), so an event's candidates are the union of a handful of buckets: its game,
- * its two teams (id and abbreviation), its type, its league, and the catch-alls. Each candidate is
+ * is filed under its most selective field only (games, then teams, then conferences, then types,
+ * then leagues; none: the catch-all list), so an event's candidates are the union of a handful of
+ * buckets: its game, its two teams (id and abbreviation), their conferences, its type, its league,
+ * and the catch-alls (which only `ranked` can narrow). Each candidate is
  * then checked against its whole filter (a few Set lookups). Cost per event is proportional to the
  * subscriptions that could match, not to all subscriptions.
  */
@@ -13,7 +14,7 @@ export interface Indexed {
   readonly filter: SubscriptionFilter;
 }
 
-type Field = 'games' | 'teams' | 'types' | 'leagues' | 'all';
+type Field = 'games' | 'teams' | 'conferences' | 'types' | 'leagues' | 'all';
 
 export interface SubscriptionIndex<S extends Indexed> {
   add(sub: S): void;
@@ -27,6 +28,7 @@ export function createSubscriptionIndex<S extends Indexed>(): SubscriptionIndex<
   const buckets = {
     games: new Map<string, Set<S>>(),
     teams: new Map<string, Set<S>>(),
+    conferences: new Map<string, Set<S>>(),
     types: new Map<string, Set<S>>(),
     leagues: new Map<string, Set<S>>(),
   };
@@ -40,6 +42,7 @@ export function createSubscriptionIndex<S extends Indexed>(): SubscriptionIndex<
   function fieldOf(filter: SubscriptionFilter): Field {
     if (filter.games) return 'games';
     if (filter.teams) return 'teams';
+    if (filter.conferences) return 'conferences';
     if (filter.types) return 'types';
     if (filter.leagues) return 'leagues';
     return 'all';
@@ -86,7 +89,8 @@ export function createSubscriptionIndex<S extends Indexed>(): SubscriptionIndex<
       stamp += 1;
       const home = event.teams.home.abbreviation.toUpperCase();
       const away = event.teams.away.abbreviation.toUpperCase();
-      for (const sub of all) visit(sub);
+      const ranked = hasRankedTeam(event.teams);
+      for (const sub of all) if (ranked || sub.filter.ranked === undefined) visit(sub);
       const visitSet = (set: Set<S> | undefined): void => {
         if (!set) return;
         for (const sub of set) {
@@ -100,6 +104,10 @@ export function createSubscriptionIndex<S extends Indexed>(): SubscriptionIndex<
       visitSet(buckets.teams.get(home));
       visitSet(buckets.teams.get(event.teams.away.id));
       visitSet(buckets.teams.get(away));
+      const homeConference = event.teams.home.conference?.id;
+      const awayConference = event.teams.away.conference?.id;
+      if (homeConference !== undefined) visitSet(buckets.conferences.get(homeConference));
+      if (awayConference !== undefined) visitSet(buckets.conferences.get(awayConference));
       visitSet(buckets.types.get(event.type));
       visitSet(buckets.leagues.get(event.league));
     },
@@ -111,7 +119,26 @@ export function matchesFilter(filter: SubscriptionFilter, event: GameEvent): boo
   if (filter.leagues && !filter.leagues.has(event.league)) return false;
   if (filter.games && !filter.games.has(event.gameId)) return false;
   if (filter.types && !filter.types.has(event.type)) return false;
-  return !filter.teams || playsIn(filter.teams, event.teams);
+  return teamsMatch(filter, event.teams);
+}
+
+/** The filter's team fields (teams, conferences, ranked) against a game's two teams. */
+export function teamsMatch(filter: SubscriptionFilter, game: { home: TeamRef; away: TeamRef }): boolean {
+  if (filter.teams && !playsIn(filter.teams, game)) return false;
+  if (filter.conferences && !inConference(filter.conferences, game)) return false;
+  return !filter.ranked || hasRankedTeam(game);
+}
+
+/** True when either team's conference id is in `conferences`. */
+function inConference(conferences: ReadonlySet<string>, game: { home: TeamRef; away: TeamRef }): boolean {
+  const home = game.home.conference?.id;
+  const away = game.away.conference?.id;
+  return (home != null && conferences.has(home)) || (away != null && conferences.has(away));
+}
+
+/** True when either team carries a poll rank. */
+export function hasRankedTeam(game: { home: TeamRef; away: TeamRef }): boolean {
+  return game.home.rank != null || game.away.rank != null;
 }
 
 /** True when either team is named in `teams` (by id or upper-case abbreviation). */

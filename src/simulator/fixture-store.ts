@@ -82,7 +82,7 @@ export function fixturesProblem(dir: string): string | undefined {
   if (!existsSync(dir)) return `"${dir}" does not exist; expected ${FIXTURES_LAYOUT}`;
   if (!statSync(dir).isDirectory()) return `"${dir}" is not a folder; expected ${FIXTURES_LAYOUT}`;
   if (new FixtureStore(dir).size === 0) {
-    return `"${dir}" holds no recordings; expected ${FIXTURES_LAYOUT}, league mens or womens`;
+    return `"${dir}" holds no recordings; expected ${FIXTURES_LAYOUT}, league one of ${LEAGUES.join(', ')}`;
   }
   return undefined;
 }

@@ -6,7 +6,12 @@ import { LEAGUE_ID, LEAGUE_NAME, LEAGUE_UID } from './team-catalog.js';
 
 // The season the catalog and the generated calendar describe. Any fixed year would do: a fixed one
 // keeps generated payloads the same from one day to the next.
-export const SEASON_YEAR: Readonly<Record<League, number>> = { mens: 2025, womens: 2025 };
+export const SEASON_YEAR: Readonly<Record<League, number>> = {
+  mens: 2025,
+  womens: 2025,
+  'mens-college': 2025,
+  'womens-college': 2025,
+};
 // ESPN answers ten articles when a news request gives no limit.
 const DEFAULT_NEWS_LIMIT = 10;
 
@@ -16,10 +21,11 @@ export const season = (league: League) => ({
   name: 'Regular Season',
   displayName: seasonLabel(league),
 });
+// The WNBA's season is one summer; the others span two calendar years ("2024-25").
 export const seasonLabel = (league: League) =>
-  league === 'mens'
-    ? `${SEASON_YEAR.mens - 1}-${String(SEASON_YEAR.mens).slice(2)}`
-    : String(SEASON_YEAR.womens);
+  league === 'womens'
+    ? String(SEASON_YEAR.womens)
+    : `${SEASON_YEAR[league] - 1}-${String(SEASON_YEAR[league]).slice(2)}`;
 
 /** The league as ESPN names it in summary headers, league lists and scoreboards. */
 export function leagueIdentity(league: League) {

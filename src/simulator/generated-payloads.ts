@@ -1,4 +1,5 @@
-import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+import { LEAGUE_SEGMENT, isCollege, type League } from '../core/leagues.js';
+import { collegeGroups, rankings } from './generated-college-payloads.js';
 import { athleteObject, rosterFor } from './athletes.js';
 import { SEASON_YEAR, leagueObject, news, scoreboardLeague, season } from './generated-common.js';
 import {
@@ -260,11 +261,12 @@ export const LEAGUE_GENERATORS: Readonly<Record<string, LeagueGenerator>> = {
   news: (league, params) => news(league, params, LEAGUE_SEGMENT[league].toUpperCase()),
   injuries: (league) => injuries(league, TEAMS[league]),
   transactions: (league) => transactions(league, TEAMS[league]),
-  conferences: groups,
+  conferences: (league) => (isCollege(league) ? collegeGroups(league) : groups(league)),
   statistics_league: statistics,
   draft,
   teams_site: teamsSite,
   standings,
+  rankings,
 };
 
 export const TEAM_GENERATORS: Readonly<Record<string, TeamGenerator>> = {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { InvalidOptionsError } from '../core/errors.js';
-import { LEAGUES, isLeague, type League } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { silentLogger } from '../core/log.js';
 import { isObject, obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
@@ -84,11 +84,11 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   }
   /** A slate of synthetic games whose first tips off at `from`; returns the games added. */
   const addSlate = (simulate: SimulateOptions, from: number): SimulatedGame[] => {
-    const { games: count, seed, leagues = [...LEAGUES] } = simulate;
+    const { games: count, seed, leagues = [...DEFAULT_LEAGUES] } = simulate;
     if (!Number.isInteger(count) || count < 0)
       throw new InvalidOptionsError(`simulate.games: ${count} is invalid; expected an integer >= 0`);
     if (!leagues.length || !leagues.every(isLeague))
-      throw new InvalidOptionsError('simulate.leagues: expected a non-empty list of mens, womens');
+      throw new InvalidOptionsError(`simulate.leagues: expected a non-empty list of ${LEAGUES.join(', ')}`);
     const stagger = simulate.staggerMs ?? DEFAULT_STAGGER_MS;
     const before = games.length;
     for (let i = 0; i < count; i++) {

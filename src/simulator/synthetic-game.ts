@@ -22,11 +22,14 @@ import { statusObject } from './game-status.js';
 
 type Json = JsonObject;
 
-// Tip-off dates are fixed (a January evening for the men, a June one for the women) so that a seed
+// Tip-off dates are fixed (a January evening for the men, a June one for the women, January
+// afternoons for college) so that a seed
 // gives the same payload on any day.
 const BASE_TIPOFF: Readonly<Record<League, number>> = {
   mens: Date.UTC(2025, 0, 15, 0, 10),
   womens: Date.UTC(2025, 5, 15, 23, 10),
+  'mens-college': Date.UTC(2025, 0, 18, 17, 0),
+  'womens-college': Date.UTC(2025, 0, 19, 18, 0),
 };
 // Consecutive synthetic games tip off a few minutes apart, like an evening slate.
 const TIPOFF_GAP_MS = 5 * 60_000;

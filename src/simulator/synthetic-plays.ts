@@ -11,7 +11,13 @@ import { pick, randomInt, weighted, type Random } from './random.js';
 // ESPN puts these out-of-range values in `coordinate` for plays that have no court location.
 export const NO_COORDINATE = { x: -214748340, y: -214748365 } as const;
 // A period is 12 minutes in the men's league and 10 in the women's; overtime is 5 in both.
-export const PERIOD_SECONDS: Readonly<Record<League, number>> = { mens: 720, womens: 600 };
+// College: two 20-minute halves for the men, four 10-minute quarters for the women.
+export const PERIOD_SECONDS: Readonly<Record<League, number>> = {
+  mens: 720,
+  womens: 600,
+  'mens-college': 1200,
+  'womens-college': 600,
+};
 export const OVERTIME_SECONDS = 300;
 export const REGULATION_PERIODS = 4;
 

@@ -1,4 +1,4 @@
-import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+import { LEAGUE_INFO, LEAGUE_SEGMENT, type League } from '../core/leagues.js';
 import type { TeamObject } from './espn-shapes.js';
 
 /** The teams the simulator knows: ESPN's team ids, abbreviations and colours (no leading #). */
@@ -66,6 +66,18 @@ const ROWS: readonly Row[] = [
   ['womens', '11', 'PHX', 'Phoenix', 'Mercury', '3c286e', 'fa4b0a'],
   ['womens', '14', 'SEA', 'Seattle', 'Storm', '2c5235', 'fee11a'],
   ['womens', '16', 'WSH', 'Washington', 'Mystics', 'e03a3e', '002b5c'],
+  // College teams as ESPN's recorded college payloads name and colour them.
+  ['mens-college', '150', 'DUKE', 'Duke', 'Blue Devils', '013088', 'ffffff'],
+  ['mens-college', '2305', 'KU', 'Kansas', 'Jayhawks', '0051ba', 'e8000d'],
+  ['mens-college', '154', 'WAKE', 'Wake Forest', 'Demon Deacons', 'ceb888', '2c2a29'],
+  ['mens-college', '2752', 'XAV', 'Xavier', 'Musketeers', '21304e', 'a5a7a8'],
+  ['mens-college', '139', 'SLU', 'Saint Louis', 'Billikens', '00539c', 'ebebeb'],
+  ['mens-college', '179', 'SBU', 'St. Bonaventure', 'Bonnies', '70261d', 'ffffff'],
+  ['mens-college', '2569', 'SCST', 'South Carolina State', 'Bulldogs', '7d1315', '104897'],
+  ['womens-college', '99', 'LSU', 'LSU', 'Tigers', '461d7c', 'fdd023'],
+  ['womens-college', '61', 'UGA', 'Georgia', 'Lady Bulldogs', 'ba0c2f', 'ffffff'],
+  ['womens-college', '259', 'VT', 'Virginia Tech', 'Hokies', '630031', 'cf4520'],
+  ['womens-college', '154', 'WAKE', 'Wake Forest', 'Demon Deacons', '000000', 'ceb888'],
 ];
 
 const toTeam = ([, id, abbreviation, location, name, color, alternateColor]: Row): CatalogTeam => ({
@@ -83,14 +95,29 @@ const teamsOf = (league: League): readonly CatalogTeam[] =>
 export const TEAMS: Readonly<Record<League, readonly CatalogTeam[]>> = {
   mens: teamsOf('mens'),
   womens: teamsOf('womens'),
+  'mens-college': teamsOf('mens-college'),
+  'womens-college': teamsOf('womens-college'),
 };
 
-/** ESPN's sport/league uid prefix: sport 40 is basketball; league 46 the NBA, 59 the WNBA. */
-export const LEAGUE_UID: Readonly<Record<League, string>> = { mens: 's:40~l:46', womens: 's:40~l:59' };
-export const LEAGUE_ID: Readonly<Record<League, string>> = { mens: '46', womens: '59' };
+/** ESPN's sport/league uid prefix (`s:40~l:46`: sport 40 is basketball, league 46 the NBA). */
+export const LEAGUE_UID: Readonly<Record<League, string>> = {
+  mens: LEAGUE_INFO.mens.uid,
+  womens: LEAGUE_INFO.womens.uid,
+  'mens-college': LEAGUE_INFO['mens-college'].uid,
+  'womens-college': LEAGUE_INFO['womens-college'].uid,
+};
+/** The league's numeric id: the `l:` part of its uid. */
+export const LEAGUE_ID: Readonly<Record<League, string>> = {
+  mens: '46',
+  womens: '59',
+  'mens-college': '41',
+  'womens-college': '54',
+};
 export const LEAGUE_NAME: Readonly<Record<League, string>> = {
   mens: 'National Basketball Association',
   womens: "Women's National Basketball Association",
+  'mens-college': "NCAA Men's Basketball",
+  'womens-college': "NCAA Women's Basketball",
 };
 
 /** The league's team with this ESPN id or abbreviation (ESPN accepts both in team paths). */
@@ -109,6 +136,8 @@ export function slug(team: CatalogTeam): string {
 }
 
 export function logoUrl(league: League, team: CatalogTeam): string {
+  // College logos are filed by team id under `ncaa`, as the recorded college payloads show.
+  if (LEAGUE_INFO[league].college) return `https://a.espncdn.com/i/teamlogos/ncaa/500/${team.id}.png`;
   return `https://a.espncdn.com/i/teamlogos/${LEAGUE_SEGMENT[league]}/500/${team.abbreviation.toLowerCase()}.png`;
 }
 

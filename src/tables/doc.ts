@@ -43,6 +43,8 @@ interface OperationDoc {
   readonly rows: string;
   /** Suffixes whose recordings check this table, with how (the operation's own recordings first). */
   readonly checkedBy: readonly { suffix: string; how?: string }[];
+  /** The leagues that have the operation, when not both professional ones (or the men's alone). */
+  readonly leagues?: readonly League[];
 }
 
 const OPERATIONS_DOC: readonly OperationDoc[] = [
@@ -151,13 +153,27 @@ const OPERATIONS_DOC: readonly OperationDoc[] = [
     rows: 'one row: the payload (`athlete`, `teamHistory`, `awards`)',
     checkedBy: [{ suffix: 'player_bio' }],
   },
+  {
+    title: 'College polls',
+    table: 'rankings',
+    used: '`mens_college_rankings`, `womens_college_rankings`',
+    rows: "one row per ranked team of each poll in `rankings` (AP Top 25, coaches'), the poll's fields on each; `others` and `droppedOut` are not ranks and give no rows",
+    checkedBy: [{ suffix: 'rankings' }],
+    leagues: ['mens-college', 'womens-college'],
+  },
 ];
 
-const LEAGUE_NAME: Readonly<Record<League, string>> = { mens: "Men's", womens: "Women's" };
+const LEAGUE_NAME: Readonly<Record<League, string>> = {
+  mens: "Men's",
+  womens: "Women's",
+  'mens-college': "Men's college",
+  'womens-college': "Women's college",
+};
 
 /** Where the table was checked against recordings, league by league. */
 function checkedLine(doc: OperationDoc, recordings: Recordings): string {
-  const leagues: League[] = doc.used.startsWith('`mens_') ? ['mens'] : ['mens', 'womens'];
+  const leagues: readonly League[] =
+    doc.leagues ?? (doc.used.startsWith('`mens_') ? ['mens'] : ['mens', 'womens']);
   const parts = leagues.map((league) => {
     const found: string[] = [];
     for (const { suffix, how } of doc.checkedBy) {
@@ -177,7 +193,8 @@ function checkedLine(doc: OperationDoc, recordings: Recordings): string {
 function leagueNote(group: ColumnGroup): string {
   if (group.only === 'mens') return "men's league only";
   if (group.only === 'womens') return "women's league only";
-  if (group.only === 'optional') return 'only when some team on the scoreboard is ranked';
+  if (group.only === 'optional')
+    return 'college boards: the optional columns are present, together, when some game has a rank, conference or tournament';
   return '';
 }
 
@@ -241,7 +258,7 @@ export function renderTablesDoc(recordings: Recordings): string {
     "- **Special columns.** `status_clock` is the game clock in seconds (a number, or `m:ss` text converted). `season_year` is an integer; a `YYYY-YY` label is read as the year the season ends, as ESPN numbers seasons (`2024-25` → 2025). Colours are hex without `#`. Scoreboard `broadcast` is upstream's joined `broadcast` text, else the broadcasts' names joined with `/`; `note` is the first note's headline.",
     '- **Lists.** Two encodings, each for one kind of list, the same in every table. A list of logo images is its URLs joined with `|`, in every logo column (`team_logos`, `league_logos`, `college_logos`, `logos`): `team_logos` has always been sent so and analysts\' code splits it, ESPN\'s logo URLs never hold `|`, and a plotting or join step needs only the URLs (`split("|")`). Every other list, and every object, is JSON text (`images`, `categories`, `links`, `injuries`, `participants`, `extra`, ...): its items are objects, and JSON keeps them whole and is read back by `JSON.parse`, polars `str.json_decode` or duckdb `json`.',
     '- **Usable values.** A numeric stat column reads the stat\'s `value`; when upstream sends none (it now sends only `displayValue` for summary leaders and team box score stats), it reads the number `displayValue` shows, strictly: a plain decimal number (`"32"` → 32, `"50.6"` → 50.6, `".683"` → 0.683), anything else null (`"45-89"`, `"W2"`, `"-"`), the text staying in the display column. This holds for `leaders.value`, `boxscore_team.stat_value` (text, the type it has always had: `"37.5"`), the standings\' double columns and the team record\'s `wins` and `losses`. `leaders.main_stat` is upstream\'s `mainStat` as JSON, or, when upstream sends none, the same object rebuilt from the leader: `{"value":<displayValue>,"label":<abbreviation of its first statistic>}` (on the recorded summary that has both, the rebuilt object equals upstream\'s for every leader). `leaders.summary` (`"11/16 FG, 3/6 FT"`) stays null when upstream sends none: its labels are not the statistics\' abbreviations (`DREB` against `DR`), so it cannot be rebuilt faithfully. Shot coordinates (`coordinate_x`, `coordinate_y`) are null for ESPN\'s no-location sentinels (-214748340, -214748365 and the like: any value at or beyond ±10,000, far outside a 50 by 94 foot court).',
-    "- **Stable schemas.** A table's columns and types depend only on the operation and the league, never on the payload: keys missing or null give null cells, keys beyond the declared columns go to `extra` (operation tables) or are left out (the named tables). The one exception: the scoreboard's optional `<side>_rank`, a column only when some team on the board has a rank. Two days of one operation concatenate in polars or duckdb as they are.",
+    "- **Stable schemas.** A table's columns and types depend only on the operation and the league, never on the payload: keys missing or null give null cells, keys beyond the declared columns go to `extra` (operation tables) or are left out (the named tables). The one exception: the scoreboard's optional college columns (`<side>_rank`, `<side>_conference_id`, `tournament_id`), present together only when some game on the board has one of them (a professional board never does). Two days of one operation concatenate in polars or duckdb as they are.",
     '- **Summary parts.** Plays keep the payload order (upstream does not sort them by `sequenceNumber`). `boxscore_player` has one row per athlete per team; its stat columns are the block\'s `keys` snake_cased, as text (`"5-8"`), null for did-not-play athletes. Summary `standings` stats are display values (`"W2"`, `".683"`). The single-row tables (`game_info`, `header`, `format`, `article`) have no row when the part is missing.',
     "- **Injuries.** One row per athlete: entries are grouped by athlete; `id` is `athlete.id`, or the id in the athlete's player-card link when the entry has none (the recorded league injuries have none); `injuries` is the JSON list of that athlete's entries.",
     '- **Standings.** One row per team entry at any depth of `children`; the double columns read each stat\'s `value` (or the number its `displayValue` shows) by snake_cased name; `overall`, `home`, `road`, `vs. div.`, `vs. conf.`, `last ten games` read the record summary (`"47-35"`).',

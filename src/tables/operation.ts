@@ -27,6 +27,7 @@ import {
   standingsFrame,
   teamsFrame,
 } from './reference.js';
+import { rankingsFrame } from './rankings.js';
 import {
   SUMMARY_TABLE_NAMES,
   SUMMARY_TABLES,
@@ -132,6 +133,7 @@ const PARSERS: Readonly<Record<Exclude<Suffix, 'summary'>, DeclaredParser>> = {
   player_info: one('player_info', playerInfoFrame),
   player_bio: one('player_bio', playerBioFrame),
   standings: one('standings', standingsFrame),
+  rankings: one('rankings', rankingsFrame),
 };
 
 /** The declared parser of a single-table operation. */

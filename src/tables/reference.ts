@@ -194,7 +194,7 @@ function rosterItems(raw: unknown): unknown[] {
 
 /** The roster table of a league: the two leagues' rosters have different columns. */
 export function rosterTable(league: League): 'roster_mens' | 'roster_womens' {
-  return league === 'mens' ? 'roster_mens' : 'roster_womens';
+  return league === 'mens' || league === 'mens-college' ? 'roster_mens' : 'roster_womens';
 }
 
 export function rosterFrame(raw: unknown, league: League, layout: Layout = 'rows'): Frame {

@@ -187,6 +187,40 @@ const PLAYER_BIO = [
   EXTRA,
 ] as const;
 
+/**
+ * The college polls: one row per ranked team of each poll (AP, coaches'), the poll's fields
+ * first, with the columns of the seed's `espn_mbb_rankings` that the payload carries.
+ */
+const RANKINGS = [
+  g('character', [
+    'id',
+    'name',
+    'short_name',
+    'type',
+    'headline',
+    'short_headline',
+    'trend',
+    'date',
+    'last_updated',
+    'record_summary',
+    'team_id',
+    'team_uid',
+    'team_location',
+    'team_name',
+    'team_nickname',
+    'team_abbreviation',
+    'team_color',
+    'team_logo',
+    'occurrence_type',
+    'occurrence_value',
+    'occurrence_display_value',
+  ]),
+  g('integer', ['current', 'previous', 'first_place_votes', 'occurrence_number']),
+  g('double', ['points']),
+  g('logical', ['occurrence_last']),
+  EXTRA,
+] as const;
+
 /** The declared tables of these operations, by table name (the operation suffix). */
 export const OPERATION_TABLES = {
   calendar: CALENDAR,
@@ -202,6 +236,7 @@ export const OPERATION_TABLES = {
   team_history: TEAM_HISTORY,
   player_info: PLAYER_INFO,
   player_bio: PLAYER_BIO,
+  rankings: RANKINGS,
 } as const;
 
 export type OperationTableName = keyof typeof OPERATION_TABLES;

@@ -22,8 +22,9 @@ export {
  * Column order rule: a table's columns are declared in groups by type, and come group by group,
  * each group in its declared order, so a table's layout is the same whatever the payload's key
  * order. League-only columns sit inside their group (e.g. `game_note` at the end of header's
- * character group). An `optional` group (the scoreboard's `<side>_rank`)
- * exists in a table only when some row has a value for it.
+ * character group). The `optional` groups (the scoreboard's college columns: `<side>_rank`,
+ * `<side>_conference_id`, `tournament_id`) exist in a table, together, only when some row has a
+ * value in one of them.
  */
 
 function sideGroups<const S extends 'home' | 'away'>(s: S) {
@@ -39,7 +40,8 @@ function sideGroups<const S extends 'home' | 'away'>(s: S) {
       `${s}_logo`,
       `${s}_score`,
     ] as const),
-    g('character', [`${s}_rank`] as const, 'optional'),
+    // College boards: the team's rank (null when unranked) and its conference's group id.
+    g('character', [`${s}_rank`, `${s}_conference_id`] as const, 'optional'),
     g('logical', [`${s}_winner`] as const),
   ] as const;
 }
@@ -66,6 +68,8 @@ const SCOREBOARD = [
     'broadcast',
     'note',
   ]),
+  // College tournament games (conference tournaments, the NCAA tournament).
+  g('character', ['tournament_id'], 'optional'),
   g('integer', ['season_year', 'season_type', 'status_period', 'attendance']),
   g('double', ['status_clock']),
   g('logical', ['status_type_completed', 'neutral_site', 'conference_competition', 'venue_indoor']),

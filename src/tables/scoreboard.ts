@@ -69,6 +69,7 @@ function sideExtractors(s: Side): Extractors {
     [`${s}_logo`]: (i) => logo(team(i)),
     [`${s}_score`]: `${s}.score`,
     [`${s}_rank`]: (i) => rank(obj(i[s])),
+    [`${s}_conference_id`]: (i) => toCharacter(team(i).conferenceId),
     [`${s}_winner`]: `${s}.winner`,
   };
 }
@@ -101,6 +102,7 @@ const SCOREBOARD: Extractors = {
   venue_state: 'competition.venue.address.state',
   broadcast: (i) => broadcast(obj(i.competition)),
   note: (i) => note(obj(i.competition)),
+  tournament_id: (i) => toCharacter(obj(i.competition).tournamentId),
   season_year: (i) => toSeasonYear(obj(obj(i.event).season).year),
   status_clock: (i) => toClockSeconds(obj(obj(i.event).status).clock),
   ...sideExtractors('home'),

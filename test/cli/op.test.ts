@@ -59,11 +59,11 @@ beforeEach(() => {
 });
 
 describe('courtside op', { timeout: 300_000 }, () => {
-  it('--list prints the 44 operation names, one per line', async () => {
+  it('--list prints every operation name, one per line', async () => {
     const run = await op(['--list']);
     expect(run.code).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toEqual([...OPERATION_NAMES]);
-    expect(run.stdout.trimEnd().split('\n')).toHaveLength(44);
+    expect(run.stdout.trimEnd().split('\n')).toContain('mens_college_summary');
   });
 
   it.skipIf(!HAVE_FIXTURES)('--format raw prints the upstream JSON and exits 0', async () => {

@@ -29,7 +29,14 @@ import {
 } from '../support/fixtures.js';
 
 let upstream: RunningUpstream;
-const TEAM_IDS = { mens: '13', womens: '6' } as const;
+const TEAM_IDS = { mens: '13', womens: '6', 'mens-college': '150', 'womens-college': '259' } as const;
+// ESPN's path segments, written out here rather than read from the code under test.
+const ESPN_SEGMENT = {
+  mens: 'nba',
+  womens: 'wnba',
+  'mens-college': 'mens-college-basketball',
+  'womens-college': 'womens-college-basketball',
+} as const;
 const clients: CourtsideClient[] = [];
 
 /** A client on the simulator with test-sized timings; closed after the file. */
@@ -118,7 +125,7 @@ describe('the raw form of every operation', () => {
     }
   });
 
-  it('answers all 44 operations with JSON, one request each, with the User-Agent', async () => {
+  it('answers every operation with JSON, one request each, with the User-Agent', async () => {
     const c = client({ cache: false });
     for (const name of OPERATION_NAMES) {
       const op = OPERATIONS.get(name) as OperationSpec;
@@ -150,11 +157,13 @@ describe('the raw form of every operation', () => {
       const request = upstream.requests.entries[0];
       expect(request?.path).toBe(
         op.path
-          .replace('{league}', op.league === 'mens' ? 'nba' : 'wnba')
+          .replace('{league}', ESPN_SEGMENT[op.league])
           .replace(/\{\w+\}/, params[op.pathParams[0] ?? ''] ?? ''),
       );
-      // No parameters beyond the path: no query string at all.
-      expect(request?.query).toEqual({});
+      // No parameters beyond the path: no query string at all, but for the college team lists,
+      // which ask for all of Division I's ~360 teams (ESPN answers 50 without a limit).
+      const collegeTeams = op.suffix === 'teams_site' && op.league.endsWith('-college');
+      expect(request?.query).toEqual(collegeTeams ? { limit: '500' } : {});
       expect(request?.headers['user-agent']).toBe(DEFAULT_USER_AGENT);
     }
     expect(DEFAULT_USER_AGENT).toMatch(/^courtside\/\d+\.\d+\.\d+ \(\+https:\/\/\S+\)$/);

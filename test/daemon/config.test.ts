@@ -102,12 +102,28 @@ describe('loadConfig', () => {
     expect(config.redisUrl).toBeUndefined();
   });
 
+  it('accepts the college leagues beside the professional ones; the default stays mens,womens', () => {
+    expect(loadConfig({ env: {} }).leagues).toEqual(['mens', 'womens']);
+    const config = loadConfig({ env: { COURTSIDE_LEAGUES: 'mens-college,womens-college,mens' } });
+    expect(config.leagues).toEqual(['mens-college', 'womens-college', 'mens']);
+    expect(loadConfig({ env: {}, flags: { leagues: 'womens-college' } }).leagues).toEqual(['womens-college']);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT', 'integer port'],
     [{ PORT: '70000' }, 'PORT', 'integer port'],
     [{ COURTSIDE_UPSTREAM: 'ftp://x' }, 'COURTSIDE_UPSTREAM', 'http://'],
     [{ REDIS_URL: 'http://127.0.0.1' }, 'REDIS_URL', 'redis://'],
-    [{ COURTSIDE_LEAGUES: 'mens,college' }, 'COURTSIDE_LEAGUES', 'mens, womens'],
+    [
+      { COURTSIDE_LEAGUES: 'mens,college' },
+      'COURTSIDE_LEAGUES',
+      'mens, womens, mens-college, womens-college',
+    ],
+    [
+      { COURTSIDE_LEAGUES: 'mens_college' },
+      'COURTSIDE_LEAGUES',
+      'mens, womens, mens-college, womens-college',
+    ],
     [{ COURTSIDE_SUMMARY_INTERVAL_MS: '500' }, 'COURTSIDE_SUMMARY_INTERVAL_MS', 'at least 1000'],
     [{ COURTSIDE_RATE_LIMIT: '20' }, 'COURTSIDE_RATE_LIMIT', '<per second>/<burst>'],
     [{ COURTSIDE_TOKEN_RATE_LIMITS: 'a1' }, 'COURTSIDE_TOKEN_RATE_LIMITS', '<token>=<limit>'],

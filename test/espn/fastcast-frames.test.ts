@@ -22,6 +22,17 @@ describe('FastCast frames', () => {
     expect(gameTopic('womens', '401')).toBe('gp-basketball-wnba-401');
     expect(parseGameTopic('gp-basketball-wnba-401')).toEqual({ league: 'womens', gameId: '401' });
     expect(parseGameTopic('event-basketball-nba')).toBeUndefined();
+    expect(gameTopic('mens-college', '401706886')).toBe('gp-basketball-mens-college-basketball-401706886');
+    expect(gameTopic('womens-college', '7')).toBe('gp-basketball-womens-college-basketball-7');
+    expect(parseGameTopic('gp-basketball-mens-college-basketball-401706886')).toEqual({
+      league: 'mens-college',
+      gameId: '401706886',
+    });
+    expect(parseGameTopic('gp-basketball-womens-college-basketball-7')).toEqual({
+      league: 'womens-college',
+      gameId: '7',
+    });
+    expect(parseGameTopic('gp-basketball-college-football-7')).toBeUndefined();
   });
 
   it('puts the token in the socket path so that a query parser reads back the very token', () => {

@@ -188,6 +188,31 @@ describe('client library', () => {
     expect(() => client?.subscribe({ leagues: [] })).toThrow(/leagues must be a non-empty array/);
     expect(() => client?.subscribe({ since: 'yesterday' })).toThrow(/since must be an offset like/);
     expect(() => client?.subscribe({ gmes: ['1'] } as never)).toThrow(/unknown option "gmes"/);
+    expect(() => client?.subscribe({ conferences: [] })).toThrow(/conferences must be a non-empty array/);
+    expect(() => client?.subscribe({ ranked: 'yes' } as never)).toThrow(/ranked must be true/);
+  });
+
+  it('subscribes by conference and to ranked teams only', async () => {
+    await start();
+    const college = (gameId: string, rank: number | null, conference: string) => ({
+      league: 'mens-college' as const,
+      gameId,
+      home: { id: `h${gameId}`, abbreviation: 'HOM', rank, conference: { id: conference, name: null } },
+      away: { id: `a${gameId}`, abbreviation: 'AWY', rank: null, conference: { id: conference, name: null } },
+    });
+    const ranked = college('701', 5, '2');
+    const sec = college('702', null, '23');
+    client = connect(server!.url);
+    const top = client.subscribe({ ranked: true });
+    const bySec = client.subscribe({ conferences: ['23'] });
+    const got: Record<string, string[]> = { top: [], sec: [] };
+    top.on('event', (e) => got.top?.push(e.gameId));
+    bySec.on('event', (e) => got.sec?.push(e.gameId));
+    await waitFor(() => top.active && bySec.active, 5_000, 'subscribed');
+    await commit(bus, ranked, [makeEvent(ranked)]);
+    await commit(bus, sec, [makeEvent(sec)]);
+    await waitFor(() => got.top?.length === 1 && got.sec?.length === 1, 5_000, 'the events');
+    expect(got).toEqual({ top: ['701'], sec: ['702'] });
   });
 
   it('gives up after its retries, with the last reason', async () => {

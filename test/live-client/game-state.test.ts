@@ -37,6 +37,26 @@ function withData<T extends GameEvent['type']>(
 }
 
 describe('gameState', () => {
+  it('takes the period name and overtime from period.started (older events leave them)', () => {
+    const s = new GameScript('401000002', 'mens-college');
+    s.started();
+    const games = gameState();
+    const at = (data: { period: number; label?: string; overtime?: boolean }) =>
+      games.apply(withData(s, 'period.started', data));
+    for (const e of s.events) games.apply(e);
+    expect(at({ period: 2, label: '2nd Half', overtime: false })).toMatchObject({
+      period: 2,
+      periodLabel: '2nd Half',
+      overtime: false,
+    });
+    expect(at({ period: 3, label: 'OT', overtime: true })).toMatchObject({
+      period: 3,
+      periodLabel: 'OT',
+      overtime: true,
+    });
+    expect(at({ period: 4 })).toMatchObject({ period: 4, periodLabel: 'OT' });
+  });
+
   it('builds a game from events alone: score, period, clock, status, plays in order', () => {
     const s = new GameScript('401000001');
     s.started();

@@ -14,6 +14,22 @@ const TEAMS = [
 ] as const;
 const GAME_IDS = ['401', '402', '403', '501'];
 
+/** A team as events carry it: rank and conference set, null, or absent (older events). */
+function team(
+  [id, abbreviation]: readonly [string, string],
+  rank: number | null | undefined,
+  conference: string | null | undefined,
+) {
+  return {
+    id,
+    abbreviation,
+    ...(rank === undefined ? {} : { rank }),
+    ...(conference === undefined
+      ? {}
+      : { conference: conference === null ? null : { id: conference, name: null } }),
+  };
+}
+
 const eventArb = fc
   .record({
     league: fc.constantFrom('mens' as const, 'womens' as const),
@@ -21,6 +37,10 @@ const eventArb = fc
     type: fc.constantFrom(...EVENT_TYPES),
     home: fc.constantFrom(...TEAMS),
     away: fc.constantFrom(...TEAMS),
+    homeRank: fc.constantFrom(null, 1, 17, undefined),
+    awayRank: fc.constantFrom(null, 4, undefined),
+    homeConference: fc.constantFrom(null, '2', '8', undefined),
+    awayConference: fc.constantFrom(null, '2', '23', undefined),
   })
   .map(
     (e, i = 0) =>
@@ -32,8 +52,8 @@ const eventArb = fc
         seq: 1,
         at: '',
         teams: {
-          home: { id: e.home[0], abbreviation: e.home[1] },
-          away: { id: e.away[0], abbreviation: e.away[1] },
+          home: team(e.home, e.homeRank, e.homeConference),
+          away: team(e.away, e.awayRank, e.awayConference),
         },
         data: {},
       }) as unknown as GameEvent,
@@ -48,6 +68,8 @@ const filterArb: fc.Arbitrary<SubscriptionFilter> = fc
         minLength: 1,
         maxLength: 3,
       }),
+      conferences: fc.uniqueArray(fc.constantFrom('2', '8', '23', '99'), { minLength: 1, maxLength: 2 }),
+      ranked: fc.constant(true as const),
       types: fc.uniqueArray(fc.constantFrom(...EVENT_TYPES), { minLength: 1, maxLength: 3 }),
     },
     { requiredKeys: [] },
@@ -57,6 +79,8 @@ const filterArb: fc.Arbitrary<SubscriptionFilter> = fc
     if (f.leagues) out.leagues = new Set(f.leagues);
     if (f.games) out.games = new Set(f.games);
     if (f.teams) out.teams = new Set(f.teams);
+    if (f.conferences) out.conferences = new Set(f.conferences);
+    if (f.ranked) out.ranked = true;
     if (f.types) out.types = new Set(f.types);
     return out;
   });
@@ -115,6 +139,45 @@ describe('subscription index', () => {
     index.match(event, () => (matched += 1));
     expect(matched).toBe(1);
     expect(looked).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('matchesFilter: conferences and ranked', () => {
+  const game = (home: { rank?: number | null; conference?: string }, away: typeof home = {}) =>
+    ({
+      type: 'play.added',
+      league: 'mens-college',
+      gameId: '401',
+      teams: {
+        home: {
+          id: '150',
+          abbreviation: 'DUKE',
+          rank: home.rank ?? null,
+          conference: home.conference ? { id: home.conference, name: null } : null,
+        },
+        away: {
+          id: '2305',
+          abbreviation: 'KU',
+          rank: away.rank ?? null,
+          conference: away.conference ? { id: away.conference, name: null } : null,
+        },
+      },
+    }) as unknown as GameEvent;
+
+  it('matches a conference by either team, and ranked by either team’s rank', () => {
+    const acc: SubscriptionFilter = { conferences: new Set(['2']) };
+    expect(matchesFilter(acc, game({ conference: '2' }, { conference: '8' }))).toBe(true);
+    expect(matchesFilter(acc, game({ conference: '23' }, { conference: '2' }))).toBe(true);
+    expect(matchesFilter(acc, game({ conference: '23' }, { conference: '8' }))).toBe(false);
+    expect(matchesFilter(acc, game({}))).toBe(false);
+    const ranked: SubscriptionFilter = { ranked: true };
+    expect(matchesFilter(ranked, game({ rank: 11 }))).toBe(true);
+    expect(matchesFilter(ranked, game({}, { rank: 1 }))).toBe(true);
+    expect(matchesFilter(ranked, game({}))).toBe(false);
+    // Both fields together: a ranked team in a game of the conference.
+    const both: SubscriptionFilter = { conferences: new Set(['2']), ranked: true };
+    expect(matchesFilter(both, game({ conference: '2' }))).toBe(false);
+    expect(matchesFilter(both, game({ conference: '2' }, { rank: 3 }))).toBe(true);
   });
 });
 

@@ -68,9 +68,10 @@ describe('diffSummary', () => {
       'mens:401:score.changed:0-2',
     ]);
     const first = events[0];
+    // Pro teams have no rank and no conference: both null, present on every event.
     expect(first?.teams).toEqual({
-      home: { id: '1', abbreviation: 'HOM' },
-      away: { id: '2', abbreviation: 'AWY' },
+      home: { id: '1', abbreviation: 'HOM', rank: null, conference: null },
+      away: { id: '2', abbreviation: 'AWY', rank: null, conference: null },
     });
     expect(first?.at).toBe(new Date(T0).toISOString());
     expect(s.meta.snapshot).toMatchObject({ seq: 8, state: 'in', score: { home: 2, away: 0 }, period: 1 });

@@ -5,6 +5,7 @@ import {
   partOf,
   readsPointer,
 } from '../../src/espn/summary-parts.js';
+import type { League } from '../../src/core/leagues.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { diffSummary } from '../../streams/game-diff.js';
 import { newGameState } from '../../streams/game-state.js';
@@ -19,7 +20,7 @@ const only = (doc: any, keep: (part: string) => boolean): any =>
   Object.fromEntries(Object.entries(doc).filter(([k]) => keep(k)));
 
 /** What the engine makes of a summary, from a fresh game state: events, stored delta, snapshot. */
-function outcome(raw: unknown, league: 'mens' | 'womens', gameId: string): string {
+function outcome(raw: unknown, league: League, gameId: string): string {
   const d = diffSummary(newGameState(league, gameId), raw, {
     now: Date.UTC(2025, 0, 1),
     toRows: (plays: readonly RawPlay[]) => parsePlays({ plays }),

@@ -65,7 +65,7 @@ export interface LookalikeGameStats {
 
 export interface GameContext {
   readonly upstream: string;
-  readonly league: 'nba' | 'wnba';
+  readonly league: string;
   readonly sites: readonly string[];
   readonly checkpointBase: string;
   readonly cdnLagMs: number;

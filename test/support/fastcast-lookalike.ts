@@ -42,7 +42,8 @@ export type { LookalikeGame, LookalikeGameOptions, LookalikeGameStats } from './
 export interface LookalikeOptions {
   /** Base URL of the site API to follow and to proxy (a simulator with push off). */
   readonly upstream: string;
-  readonly league: 'nba' | 'wnba';
+  /** ESPN's league segment: `nba`, `wnba`, `mens-college-basketball`, …. */
+  readonly league: string;
   /** The games followed and published, each with the oddities it plays. */
   readonly games: readonly LookalikeGameOptions[];
   /** The site servers to open, one per consumer (their summary requests are counted apart). */

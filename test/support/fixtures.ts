@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { League } from '../../src/core/leagues.js';
 
 /**
  * Recorded ESPN payloads are third-party data kept in ../shared/fixtures/espn beside the
@@ -16,7 +17,7 @@ export const NO_FIXTURES_REASON = `recorded ESPN payloads not found at ${FIXTURE
 if (!HAVE_FIXTURES) console.warn(`[skip] ${NO_FIXTURES_REASON}`);
 
 export interface FixtureFile {
-  league: 'mens' | 'womens';
+  league: League;
   /** Operation suffix, e.g. `summary`, `team_roster`. */
   suffix: string;
   /** The part after `__`, e.g. `401585607_final`, or ''. */
@@ -24,11 +25,14 @@ export interface FixtureFile {
   file: string;
 }
 
-/** Every recorded payload, parsed from the `<league>/<suffix>[__<qualifier>].json` layout. */
-export function listFixtures(): FixtureFile[] {
+/**
+ * Every recorded payload of the pro leagues (or of the leagues given), parsed from the
+ * `<league>/<suffix>[__<qualifier>].json` layout.
+ */
+export function listFixtures(leagues: readonly League[] = ['mens', 'womens']): FixtureFile[] {
   if (!HAVE_FIXTURES) return [];
   const out: FixtureFile[] = [];
-  for (const league of ['mens', 'womens'] as const) {
+  for (const league of leagues) {
     const dir = join(FIXTURES_DIR, league);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir).sort()) {
@@ -58,4 +62,11 @@ export function loadFixture<T = unknown>(relative: string): T {
 /** Finished summaries that hold plays: the games the replay and engine tests play through. */
 export function finishedSummaries(): FixtureFile[] {
   return listFixtures().filter((f) => f.suffix === 'summary' && f.qualifier.includes('final'));
+}
+
+/** Finished college summaries (men's and women's), for the college engine tests. */
+export function finishedCollegeSummaries(): FixtureFile[] {
+  return listFixtures(['mens-college', 'womens-college']).filter(
+    (f) => f.suffix === 'summary' && f.qualifier.includes('final'),
+  );
 }

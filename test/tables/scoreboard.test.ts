@@ -63,9 +63,10 @@ describe('parseScoreboard', () => {
       { flavour: 'rows' },
     ) as Json[];
     const keys = Object.keys(rows[0] ?? {});
-    expect(keys.slice(keys.indexOf('home_score'), keys.indexOf('home_score') + 3)).toEqual([
+    expect(keys.slice(keys.indexOf('home_score'), keys.indexOf('home_score') + 4)).toEqual([
       'home_score',
       'home_rank',
+      'home_conference_id',
       'home_winner',
     ]);
     expect(rows.map((r) => [r.home_rank, r.away_rank])).toEqual([

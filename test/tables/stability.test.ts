@@ -48,8 +48,8 @@ function thin(value: unknown, random: () => number, drop: number, nulls: number)
 }
 
 describe('every operation has a declared table', () => {
-  it('columnsFor names the columns of all 44 operations (summary: of each of its 14 tables)', () => {
-    expect(OPERATION_NAMES).toHaveLength(44);
+  it('columnsFor names the columns of every operation (summary: of each of its 14 tables)', () => {
+    expect(OPERATION_NAMES.length).toBeGreaterThan(44);
     for (const op of OPERATION_NAMES) {
       if (op.endsWith('_summary')) {
         for (const t of SUMMARY_TABLE_NAMES)

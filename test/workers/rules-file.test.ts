@@ -164,3 +164,24 @@ describe('rules file validation', () => {
     expect(await loadRuleSettings(none)).toEqual(parseAlertsConfig({}).rules);
   });
 });
+
+describe('college filters and the upset rule', () => {
+  it('reads conferences, ranked and upset, and names a bad value', () => {
+    const config = parseAlertsConfig({
+      conferences: ['2'],
+      ranked: 10,
+      rules: { upset: {} },
+      subscribers: [{ url: 'https://example.com/x', secret: 'x'.repeat(20), ranked: true }],
+    });
+    expect(config).toMatchObject({ conferences: ['2'], ranked: 10 });
+    expect(config.rules.upset).toEqual({ enabled: true, underSeconds: 300 });
+    expect(config.subscribers[0]).toMatchObject({ ranked: true });
+    expect(fieldOf({ conferences: ['ACC'] })).toMatch(/^conferences\.0: expected a conference id/);
+    expect(fieldOf({ ranked: 30 })).toMatch(
+      /^ranked: expected true \(a ranked team\) or a rank from 1 to 25/,
+    );
+    expect(fieldOf({ rules: { upset: { underSeconds: 0 } } })).toBe(
+      'rules.upset.underSeconds: expected a positive integer',
+    );
+  });
+});

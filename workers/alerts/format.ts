@@ -1,16 +1,21 @@
+import type { League } from '../../src/core/leagues.js';
+import { finalLabel as finalOf, periodShortLabel } from '../../src/core/periods.js';
 import type { Score, TeamRef } from '../../src/model/events.js';
 
-/** `1st`..`4th`, then `OT`, `2OT`, `3OT`... (both leagues play four quarters). */
-export function periodLabel(period: number | null | undefined): string {
-  if (period == null || period < 1) return '';
-  if (period <= 4) return `${period}${['st', 'nd', 'rd', 'th'][period - 1]}`;
-  const ot = period - 4;
-  return ot === 1 ? 'OT' : `${ot}OT`;
+/** `1st`, `2nd`… of the league's quarters or halves, then `OT`, `2OT`, `3OT`... */
+export function periodLabel(period: number | null | undefined, league: League): string {
+  if (period == null) return '';
+  return periodShortLabel(league, period);
 }
 
-/** `LAL 102 - BOS 101`: away team first, the way US box scores read. */
+/** `LAL 102 - BOS 101`, `#1 KU 75 - #11 DUKE 72`: away team first, the way US box scores read. */
 export function scoreLine(teams: { home: TeamRef; away: TeamRef }, score: Score): string {
-  return `${teams.away.abbreviation} ${score.away} - ${teams.home.abbreviation} ${score.home}`;
+  return `${teamName(teams.away)} ${score.away} - ${teamName(teams.home)} ${score.home}`;
+}
+
+/** A team's abbreviation, after its poll rank when it has one: `#11 DUKE`. */
+export function teamName(team: TeamRef): string {
+  return team.rank != null ? `#${team.rank} ${team.abbreviation}` : team.abbreviation;
 }
 
 /** `LAL 102 - BOS 101, 1:12 4th` (the clock part is left out when unknown). */
@@ -19,8 +24,9 @@ export function momentLine(
   score: Score,
   period: number | null,
   clock: string | null,
+  league: League,
 ): string {
-  const when = [clock, periodLabel(period)].filter((part) => part !== null && part !== '').join(' ');
+  const when = [clock, periodLabel(period, league)].filter((part) => part !== null && part !== '').join(' ');
   return when ? `${scoreLine(teams, score)}, ${when}` : scoreLine(teams, score);
 }
 
@@ -33,6 +39,6 @@ export function clockSeconds(clock: string | null | undefined): number | null {
 }
 
 /** `Final`, `Final/OT`, `Final/2OT`. */
-export function finalLabel(periods: number): string {
-  return periods > 4 ? `Final/${periodLabel(periods)}` : 'Final';
+export function finalLabel(periods: number, league: League): string {
+  return finalOf(league, periods);
 }

@@ -1,6 +1,7 @@
-import type { GameEvent, PlayRow, Score } from '../../src/model/events.js';
+import { isOvertime, periodFormat, periodLabel as fullPeriodLabel } from '../../src/core/periods.js';
+import type { GameEvent, PlayRow, Score, TeamRef } from '../../src/model/events.js';
 import type { RuleSettings } from '../rules-file.js';
-import { clockSeconds, finalLabel, momentLine, periodLabel, scoreLine } from './format.js';
+import { clockSeconds, finalLabel, momentLine, periodLabel, scoreLine, teamName } from './format.js';
 import type { Alert, GameRuleState, RuleName, Side } from './types.js';
 
 export interface Evaluation {
@@ -11,6 +12,7 @@ export interface Evaluation {
 /** A fresh state for a game, from the first event seen. */
 export function initialState(event: GameEvent): GameRuleState {
   return {
+    league: event.league,
     lastSeq: 0,
     teams: event.teams,
     score: { home: 0, away: 0 },
@@ -41,6 +43,7 @@ export function evaluate(
   const state: GameRuleState = structuredClone(previous ?? initialState(event));
   state.fired ??= [];
   state.lastSeq = event.seq;
+  state.league = event.league;
   state.teams = event.teams;
   const alerts: Alert[] = [];
   const emit = (
@@ -101,11 +104,14 @@ export function evaluate(
         const periods = event.data.periods;
         state.period = periods || state.period;
         state.clock = null;
-        emit('final_score', 'final', `${finalLabel(periods)}: ${scoreLine(state.teams, event.data.score)}`, {
-          winner: event.data.winner,
-          periods,
-        });
+        emit(
+          'final_score',
+          'final',
+          `${finalLabel(periods, state.league)}: ${scoreLine(state.teams, event.data.score)}`,
+          { winner: event.data.winner, periods },
+        );
       }
+      upsetAtEnd(state, event.data.winner, event.data.periods, rules, emit);
       break;
     }
     default:
@@ -189,14 +195,82 @@ function applyPlay(state: GameRuleState, play: PlayRow, rules: RuleSettings, emi
       emit(
         'close_game',
         `p${state.period}`,
-        `${line(state)}: close game, ${marginText(state)} in the final ${minutes(rules.close_game.underSeconds)} of ${periodName(state.period)}`,
+        `${line(state)}: close game, ${marginText(state)} in the final ${minutes(rules.close_game.underSeconds)} of ${periodName(state.period, state)}`,
         {
           margin: Math.abs(after.home - after.away),
         },
       );
     }
+    upsetLate(state, rules, emit);
   }
   creditPoints(state, play, rules, emit);
+}
+
+/** The better-ranked side, when one team is ranked and the other is not or is ranked lower. */
+export function favourite(teams: { home: TeamRef; away: TeamRef }): Side | null {
+  const home = teams.home.rank ?? null;
+  const away = teams.away.rank ?? null;
+  if (home !== null && (away === null || home < away)) return 'home';
+  if (away !== null && (home === null || away < home)) return 'away';
+  return null;
+}
+
+const otherSide = (side: Side): Side => (side === 'home' ? 'away' : 'home');
+
+function upsetDetails(state: GameRuleState, favoured: Side): Record<string, unknown> {
+  const fav = state.teams[favoured];
+  const dog = state.teams[otherSide(favoured)];
+  return {
+    favourite: fav.abbreviation,
+    favouriteRank: fav.rank ?? null,
+    underdog: dog.abbreviation,
+    underdogRank: dog.rank ?? null,
+    margin: Math.abs(state.score.home - state.score.away),
+  };
+}
+
+/**
+ * A ranked team trailing an unranked or lower-ranked one late: under `underSeconds` in the last
+ * regulation period (the 2nd half, the 4th quarter) or in an overtime. Once a game.
+ */
+function upsetLate(state: GameRuleState, rules: RuleSettings, emit: Emit): void {
+  const favoured = favourite(state.teams);
+  if (!rules.upset.enabled || state.ended || favoured === null || state.period === null) return;
+  if (state.period < periodFormat(state.league).regulation) return;
+  const left = clockSeconds(state.clock);
+  if (left === null || left <= 0 || left >= rules.upset.underSeconds) return;
+  const dog = otherSide(favoured);
+  if (state.score[dog] <= state.score[favoured]) return;
+  const margin = state.score[dog] - state.score[favoured];
+  emit(
+    'upset',
+    'late',
+    `${line(state)}: upset alert, ${teamName(state.teams[favoured])} trails ${underdogName(state.teams[dog])} by ${margin}`,
+    upsetDetails(state, favoured),
+  );
+}
+
+/** A ranked team beaten by an unranked or lower-ranked one. */
+function upsetAtEnd(
+  state: GameRuleState,
+  winner: Side | null,
+  periods: number,
+  rules: RuleSettings,
+  emit: Emit,
+): void {
+  const favoured = favourite(state.teams);
+  if (!rules.upset.enabled || favoured === null || winner !== otherSide(favoured)) return;
+  emit(
+    'upset',
+    'final',
+    `${finalLabel(periods, state.league)}: ${scoreLine(state.teams, state.score)}: upset, ${underdogName(state.teams[winner])} beat ${teamName(state.teams[favoured])}`,
+    upsetDetails(state, favoured),
+  );
+}
+
+/** `#15 UNC`, or `unranked UNC`. */
+function underdogName(team: TeamRef): string {
+  return team.rank != null ? teamName(team) : `unranked ${team.abbreviation}`;
 }
 
 /**
@@ -314,7 +388,7 @@ export function scorerName(text: string | null): string | null {
 }
 
 function line(state: GameRuleState): string {
-  return momentLine(state.teams, state.score, state.period, state.clock);
+  return momentLine(state.teams, state.score, state.period, state.clock, state.league);
 }
 
 function marginText(state: GameRuleState): string {
@@ -328,8 +402,10 @@ function minutes(seconds: number): string {
   return seconds % 60 === 0 ? `${seconds / 60}:00` : `${seconds} s`;
 }
 
-function periodName(period: number): string {
-  return period <= 4 ? `the ${periodLabel(period)} quarter` : periodLabel(period);
+/** `the 4th quarter`, `the 2nd half`, `2OT`. */
+function periodName(period: number, state: GameRuleState): string {
+  if (isOvertime(state.league, period)) return periodLabel(period, state.league);
+  return `the ${fullPeriodLabel(state.league, period).toLowerCase()}`;
 }
 
 function normalise(p: number): number {

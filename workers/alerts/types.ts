@@ -36,6 +36,8 @@ export type Side = 'home' | 'away';
 
 /** Per-game rule state, kept in Redis as JSON between events. */
 export interface GameRuleState {
+  /** The game's league (its period names); set from every event. */
+  league: League;
   /** `seq` of the newest event applied. */
   lastSeq: number;
   teams: { home: TeamRef; away: TeamRef };

@@ -22,6 +22,7 @@ import { GameStore } from './game-store.js';
 import { TeamColors } from './team-colors.js';
 import { displayUrl } from '../destinations/redact.js';
 import { evaluate } from './rules.js';
+import { gameFilter, wantsGame, type GameFilter } from './game-filter.js';
 import type { Alert, GameRuleState } from './types.js';
 
 export interface AlertWorkerOptions {
@@ -101,21 +102,16 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const botQueues = new Map<string, Queue>([[bot, events]]);
   let registration: BotRegistration | undefined;
   const colors = new TeamColors(commands, prefix);
-  const teamFilter = config.teams ? new Set(config.teams.map((t) => t.toUpperCase())) : null;
-
-  function wanted(event: GameEvent, leagues: readonly string[], teams: Set<string> | null): boolean {
-    if (!leagues.includes(event.league)) return false;
-    if (!teams) return true;
-    const { home, away } = event.teams;
-    return [home.id, home.abbreviation, away.id, away.abbreviation].some((t) => teams.has(t.toUpperCase()));
-  }
+  const botFilter = gameFilter(config);
+  const subscriberFilters = new Map<SubscriberConfig, GameFilter>();
 
   function subscribed(sub: SubscriberConfig, event: GameEvent): boolean {
-    return wanted(
-      event,
-      sub.leagues ?? config.leagues,
-      sub.teams ? new Set(sub.teams.map((t) => t.toUpperCase())) : null,
-    );
+    let filter = subscriberFilters.get(sub);
+    if (!filter) {
+      filter = gameFilter({ ...sub, leagues: sub.leagues ?? config.leagues });
+      subscriberFilters.set(sub, filter);
+    }
+    return wantsGame(filter, event);
   }
 
   async function sendAlert(alert: Alert, event: GameEvent): Promise<void> {
@@ -192,7 +188,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
 
   async function evaluateEvent(job: Job<GameEvent>): Promise<string> {
     const event = job.data;
-    if (!wanted(event, config.leagues, teamFilter)) return 'filtered';
+    if (!wantsGame(botFilter, event)) return 'filtered';
     const { league, gameId } = event;
     const deadline = Date.now() + gapWaitMs;
     let parked = false;

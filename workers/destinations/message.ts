@@ -1,5 +1,6 @@
-import { finalLabel, momentLine, periodLabel, scoreLine } from '../alerts/format.js';
+import { finalLabel, momentLine, periodLabel, scoreLine, teamName } from '../alerts/format.js';
 import type { Alert, Side } from '../alerts/types.js';
+import { LEAGUE_INFO } from '../../src/core/leagues.js';
 
 /**
  * An alert as the chat destinations show it, built once from the alert's fields (never by parsing
@@ -22,7 +23,7 @@ export interface AlertMessage {
    * score's headline is its score line already, so only the detail).
    */
   lines: string[];
-  /** `NBA` or `WNBA`. */
+  /** `NBA`, `WNBA`, `NCAAM` or `NCAAW`. */
   league: string;
   /** The team the alert is about (winner, new leader, team on the run...), when there is one. */
   side: Side | null;
@@ -33,8 +34,6 @@ export interface AlertMessage {
   /** ntfy tags (emoji short codes). */
   tags: string[];
 }
-
-const LEAGUE_LABEL: Record<string, string> = { mens: 'NBA', womens: 'WNBA' };
 
 export function alertMessage(alert: Alert): AlertMessage {
   const d = alert.details;
@@ -58,13 +57,13 @@ export function alertMessage(alert: Alert): AlertMessage {
     const other: Side = side === 'home' ? 'away' : 'home';
     return `${alert.score[side]}-${alert.score[other]}`;
   };
-  const clock = momentLine(alert.teams, alert.score, alert.period, alert.clock).slice(
+  const clock = momentLine(alert.teams, alert.score, alert.period, alert.clock, alert.league).slice(
     scoreLine(alert.teams, alert.score).length + 2,
   );
   const base = {
     scoreLine: scoreLine(alert.teams, alert.score),
     when: clock || null,
-    league: LEAGUE_LABEL[alert.league] ?? alert.league,
+    league: LEAGUE_INFO[alert.league].label,
   };
   const build = (
     side: Side | null,
@@ -89,7 +88,7 @@ export function alertMessage(alert: Alert): AlertMessage {
     case 'final_score': {
       const winner = d.winner === 'home' || d.winner === 'away' ? d.winner : leading;
       const periods = typeof d.periods === 'number' ? d.periods : (alert.period ?? 4);
-      const label = finalLabel(periods);
+      const label = finalLabel(periods, alert.league);
       return {
         ...build(
           winner,
@@ -115,7 +114,7 @@ export function alertMessage(alert: Alert): AlertMessage {
         leading,
         `Close game: ${margin}${base.when ? `, ${base.when}` : ''}`,
         alert.clock !== null && alert.period !== null
-          ? `${margin === 'tied' ? 'Tied' : margin} with ${alert.clock} left in the ${periodLabel(alert.period)}`
+          ? `${margin === 'tied' ? 'Tied' : margin} with ${alert.clock} left in the ${periodLabel(alert.period, alert.league)}`
           : null,
         '⏱️',
         'stopwatch',
@@ -150,6 +149,21 @@ export function alertMessage(alert: Alert): AlertMessage {
         before ? `${str('team') ?? '?'} had ${before}` : null,
         '🚨',
         'rotating_light',
+        4,
+      );
+    }
+    case 'upset': {
+      const dog = sideOf(str('underdog'));
+      const fav = sideOf(str('favourite'));
+      const favName = fav ? teamName(alert.teams[fav]) : (str('favourite') ?? '?');
+      const dogName = dog ? teamName(alert.teams[dog]) : (str('underdog') ?? '?');
+      const over = alert.moment === 'final';
+      return build(
+        dog,
+        over ? `Upset: ${dogName} beat ${favName}` : `Upset alert: ${favName} trails ${dogName}`,
+        over ? null : base.when,
+        '😱',
+        'scream',
         4,
       );
     }

@@ -1,3 +1,4 @@
+import { isOvertime, periodLabel } from '../../core/periods.js';
 import type { GameEvent, GameSnapshot, PlayRow } from '../../model/events.js';
 
 /**
@@ -39,9 +40,13 @@ function undo(past: GameSnapshot, event: GameEvent): void {
       // The status before this one is not in the event.
       past.status = { name: null, detail: null, description: null };
       return;
-    case 'period.started':
-      past.period = event.data.period - 1;
+    case 'period.started': {
+      const before = event.data.period - 1;
+      past.period = before;
+      past.periodLabel = before >= 1 ? periodLabel(event.league, before) : null;
+      past.overtime = before >= 1 && isOvertime(event.league, before);
       return;
+    }
     case 'play.added': {
       const id = event.data.play?.id;
       past.recentPlays = past.recentPlays.filter((p) => p.id !== id);

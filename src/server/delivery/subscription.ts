@@ -1,7 +1,7 @@
 import type { GameSnapshot } from '../../model/events.js';
 import { compareOffsets, type Offset } from '../../bus/types.js';
 import type { SubscribeRequest, SubscriptionFilter } from '../client-protocol.js';
-import { playsIn } from '../subscription-index.js';
+import { teamsMatch } from '../subscription-index.js';
 import type { ErrorFrame, PreparedEvent } from './frames.js';
 
 /**
@@ -185,5 +185,5 @@ export function snapshotMatches(filter: SubscriptionFilter, game: GameSnapshot):
 export function gameMatches(filter: SubscriptionFilter, game: GameSnapshot): boolean {
   if (filter.leagues && !filter.leagues.has(game.league)) return false;
   if (filter.games) return filter.games.has(game.gameId);
-  return !filter.teams || playsIn(filter.teams, game.teams);
+  return teamsMatch(filter, game.teams);
 }

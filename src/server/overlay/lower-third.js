@@ -38,6 +38,7 @@ const RULE_LABELS = {
   player_points: 'Milestone',
   final_score: 'Final',
   upset_watch: 'Upset watch',
+  upset: 'Upset',
 };
 
 const state = {
@@ -75,6 +76,10 @@ function headline(moment) {
     }
     case 'upset_watch':
       return `${d.team ?? ''} ${Math.round(Number(d.probability ?? 0) * 100)}% to win`;
+    case 'upset':
+      return moment.moment === 'final'
+        ? `${d.underdog ?? ''} beat #${d.favouriteRank ?? ''} ${d.favourite ?? ''}`
+        : `${d.underdog ?? ''} lead #${d.favouriteRank ?? ''} ${d.favourite ?? ''} late`;
     default:
       return moment.rule;
   }

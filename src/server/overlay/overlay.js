@@ -13,6 +13,7 @@ import {
   byTestId as $,
   finalLabel,
   intParam,
+  operationName,
   periodLabel,
   query,
   segments,
@@ -217,7 +218,7 @@ async function loadWinprobHistory() {
   historyRequested = true;
   const params = new URLSearchParams({ event_id: gameId, table: 'winprobability', format: 'json' });
   try {
-    const res = await fetch(withToken(`/v1/ops/${league}_summary`, params));
+    const res = await fetch(withToken(`/v1/ops/${operationName(league, 'summary')}`, params));
     if (!res.ok) return;
     let rows = await res.json();
     if (delay > 0) {

@@ -34,6 +34,14 @@ export function applyPageOptions() {
   html.dataset.scale = String(factor);
 }
 
+/**
+ * A league's operation name, as src/espn/operations.ts names it: the league with `_` for `-`
+ * (`mens-college` and `summary` make `mens_college_summary`).
+ */
+export function operationName(league, suffix) {
+  return `${league.replace('-', '_')}_${suffix}`;
+}
+
 /** A daemon path with the page's token, when it has one. */
 export function withToken(path, params = new URLSearchParams()) {
   if (token) params.set('token', token);

@@ -9,6 +9,7 @@ import {
   byTestId as $,
   finalLabel,
   intParam,
+  operationName,
   periodLabel,
   segments,
   withToken,
@@ -16,7 +17,7 @@ import {
 import { createStaleWatch } from './stale.js';
 import { openStream } from './stream.js';
 
-const LEAGUE_NAMES = { mens: 'NBA', womens: 'WNBA' };
+const LEAGUE_NAMES = { mens: 'NBA', womens: 'WNBA', 'mens-college': 'NCAAM', 'womens-college': 'NCAAW' };
 const leagues = segments[0] === 'ticker' ? ['mens', 'womens'] : [segments[0]];
 // Pixels a second: a cell (~260 px) passes in about four seconds, readable at a glance.
 const speed = intParam('speed', 60);
@@ -184,7 +185,7 @@ async function loadSlate() {
   await Promise.all(
     leagues.map(async (league) => {
       try {
-        const res = await fetch(withToken(`/v1/ops/${league}_scoreboard`));
+        const res = await fetch(withToken(`/v1/ops/${operationName(league, 'scoreboard')}`));
         if (!res.ok) return;
         const rows = await res.json();
         // The board is the day's list: games it no longer lists (yesterday's) leave the ticker.

@@ -1,5 +1,6 @@
 import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
 import type { InstanceRole } from '../../core/role.js';
+import { LEAGUE_INFO } from '../../core/leagues.js';
 import { PROJECT_URL, VERSION } from '../../core/version.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { liveGames, type GameFeeds, type LiveGame } from './games.js';
@@ -56,7 +57,6 @@ const ENDPOINTS: ReadonlyArray<{ path: string; what: string; link: boolean }> = 
   { path: '/openapi.json', what: 'the HTTP API, machine-readable', link: true },
 ];
 
-const LEAGUE_LABEL = { mens: 'NBA', womens: 'WNBA' } as const;
 // The list changes as games start and end; a reload every 15 s follows it without any script.
 const REFRESH_SECONDS = 15;
 const HEADERS = {
@@ -175,7 +175,7 @@ function gameRow(g: LiveGame, link: (path: string) => string): string {
   const team = (t: GameSnapshot['teams']['home']) =>
     `<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
   const path = `${g.league}/${encodeURIComponent(g.gameId)}`;
-  return `<tr><td>${LEAGUE_LABEL[g.league]}</td><td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/overlay/${path}/lower-third`))}">lower third</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
+  return `<tr><td>${LEAGUE_INFO[g.league].label}</td><td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/overlay/${path}/lower-third`))}">lower third</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
 }
 
 /** The game's word (push, polling, standby) and since when, as its feed says. */

@@ -2,6 +2,7 @@ import { OPERATIONS, type OperationSpec } from '../../espn/operations.js';
 import { PARAM_RULES } from '../../espn/params.js';
 import { columnsFor, SUMMARY_TABLE_NAMES } from '../../tables/index.js';
 import { VERSION } from '../../core/version.js';
+import { LEAGUE_INFO, LEAGUES } from '../../core/leagues.js';
 import { HTTP_ERROR_CODES, sendError, type RouteHandler } from '../http-types.js';
 import { CONTENT_TYPES, FORMATS } from './ops.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
@@ -33,7 +34,7 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
       title: 'courtside',
       version: VERSION,
       description:
-        "Typed tables, raw payloads, live game state and event streams from ESPN's public basketball API (NBA = mens, WNBA = womens).",
+        "Typed tables, raw payloads, live game state and event streams from ESPN's public basketball API (NBA = mens, WNBA = womens, NCAA men's = mens-college, NCAA women's = womens-college; operation names use mens_college_ and womens_college_).",
     },
     paths,
     components: {
@@ -65,7 +66,7 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
           type: 'object',
           required: ['league', 'gameId', 'seq', 'state', 'score', 'teams'],
           properties: {
-            league: { enum: ['mens', 'womens'] },
+            league: { enum: [...LEAGUES] },
             gameId: { type: 'string' },
             seq: { type: 'integer' },
             state: { enum: ['pre', 'in', 'post'] },
@@ -76,6 +77,8 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
               properties: { home: { type: 'integer' }, away: { type: 'integer' } },
             },
             period: { type: ['integer', 'null'] },
+            periodLabel: { type: ['string', 'null'] },
+            overtime: { type: 'boolean' },
             clock: { type: ['string', 'null'] },
             date: { type: ['string', 'null'] },
             scoreboard: { type: ['object', 'null'] },
@@ -148,7 +151,7 @@ function operationItem(op: OperationSpec): Json {
   }
   return {
     operationId: op.name,
-    summary: `${op.league === 'mens' ? "Men's (NBA)" : "Women's (WNBA)"} ${op.suffix.replace(/_/g, ' ')}`,
+    summary: `${LEAGUE_INFO[op.league].title} ${op.suffix.replace(/_/g, ' ')}`,
     tags: [op.league],
     parameters,
     responses: {
@@ -293,7 +296,7 @@ function fixedPaths(): Record<string, Json> {
         operationId: 'game_state',
         summary: 'Current state of one game',
         parameters: [
-          { name: 'league', in: 'path', required: true, schema: { enum: ['mens', 'womens'] } },
+          { name: 'league', in: 'path', required: true, schema: { enum: [...LEAGUES] } },
           {
             name: 'gameId',
             in: 'path',
@@ -346,12 +349,14 @@ function fixedPaths(): Record<string, Json> {
       get: {
         operationId: 'stream_sse',
         summary: 'Server-Sent Events stream with the same filters as query parameters',
-        parameters: ['leagues', 'games', 'teams', 'types', 'since', 'delay'].map((name) => ({
-          name,
-          in: 'query',
-          required: false,
-          schema: { type: 'string' },
-        })),
+        parameters: ['leagues', 'games', 'teams', 'conferences', 'ranked', 'types', 'since', 'delay'].map(
+          (name) => ({
+            name,
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+          }),
+        ),
         responses: {
           '200': {
             description: 'Event stream',

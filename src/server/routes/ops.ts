@@ -4,10 +4,9 @@ import {
   CourtsideError,
   InvalidParamsError,
   OnDemandBudgetError,
-  UnknownOperationError,
   UpstreamHttpError,
 } from '../../core/errors.js';
-import { buildRequest, OPERATIONS, suggestOperation, type OperationSpec } from '../../espn/operations.js';
+import { buildRequest, OPERATIONS, unknownOperation, type OperationSpec } from '../../espn/operations.js';
 import { silentLogger, type Logger } from '../../core/log.js';
 import { retryAfterSeconds } from '../../core/token-bucket.js';
 import {
@@ -88,7 +87,7 @@ export function createOpsRoute(options: OpsRouteOptions): RouteHandler {
     }
     const operation = OPERATIONS.get(name);
     if (!operation) {
-      const unknown = new UnknownOperationError(name.slice(0, 80), suggestOperation(name));
+      const unknown = unknownOperation(name.slice(0, 80));
       sendError(res, 404, 'UNKNOWN_OPERATION', unknown.message);
       return true;
     }

@@ -126,9 +126,30 @@ describe('rewind', () => {
       status: { name: null, detail: null, description: null },
       score: { home: 0, away: 0 },
       period: 0,
+      periodLabel: null,
+      overtime: false,
       clock: null,
       recentPlays: [],
       teams: now.teams,
+    });
+  });
+
+  it('names the period it rewinds to: out of overtime, back to the 2nd half of a college game', () => {
+    const college = { ...G, league: 'mens-college' as const };
+    const now: GameSnapshot = {
+      ...makeSnapshot(college, 'in'),
+      seq: 1,
+      period: 3,
+      periodLabel: 'OT',
+      overtime: true,
+    };
+    const held = [
+      { ...event(1, 'period.started', { period: 3, label: 'OT', overtime: true }), league: 'mens-college' },
+    ];
+    expect(rewind(now, held as GameEvent[], AS_OF)).toMatchObject({
+      period: 2,
+      periodLabel: '2nd Half',
+      overtime: false,
     });
   });
 

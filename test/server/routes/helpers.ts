@@ -21,8 +21,18 @@ import { FIXTURES_DIR, HAVE_FIXTURES } from '../../support/fixtures.js';
 import { rosterAthleteId } from '../../simulator/helpers.js';
 
 /** Ids the recorded payloads (and the simulator's catalog) know. */
-export const EVENT_IDS: Readonly<Record<League, string>> = { mens: '401585607', womens: '401736158' };
-export const TEAM_IDS: Readonly<Record<League, string>> = { mens: '13', womens: '6' };
+export const EVENT_IDS: Readonly<Record<League, string>> = {
+  mens: '401585607',
+  womens: '401736158',
+  'mens-college': '401706886',
+  'womens-college': '401724593',
+};
+export const TEAM_IDS: Readonly<Record<League, string>> = {
+  mens: '13',
+  womens: '6',
+  'mens-college': '150',
+  'womens-college': '259',
+};
 // The simulator answers the athlete operations for its own rosters; a real id only where recorded.
 export const ATHLETE_ID = rosterAthleteId();
 

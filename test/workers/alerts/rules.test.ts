@@ -19,8 +19,17 @@ function run(
 const byRule = (alerts: Alert[], rule: Alert['rule']) => alerts.filter((a) => a.rule === rule);
 
 describe('format', () => {
-  it('labels periods 1st..4th, OT, 2OT', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map(periodLabel)).toEqual(['1st', '2nd', '3rd', '4th', 'OT', '2OT', '3OT']);
+  it('labels periods 1st..4th, OT, 2OT; halves in men’s college', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((p) => periodLabel(p, 'mens'))).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      'OT',
+      '2OT',
+      '3OT',
+    ]);
+    expect([1, 2, 3, 8].map((p) => periodLabel(p, 'mens-college'))).toEqual(['1st', '2nd', 'OT', '6OT']);
   });
   it('reads game clocks', () => {
     expect(clockSeconds('1:12')).toBe(72);
@@ -309,5 +318,67 @@ describe('corrections', () => {
     expect(state?.score).toEqual({ home: 12, away: 8 });
     expect(state?.leader).toBe('home');
     expect(state?.points['4066']).toBe(11);
+  });
+});
+
+describe('upset (ranked teams)', () => {
+  const college = (homeRank: number | null, awayRank: number | null) =>
+    new GameScript('401706886', 'mens-college', Date.UTC(2025, 0, 1), {
+      home: { id: '150', abbreviation: 'DUKE', rank: homeRank, conference: { id: '2', name: null } },
+      away: { id: '2305', abbreviation: 'KU', rank: awayRank, conference: { id: '8', name: null } },
+    });
+
+  it('fires once when the ranked team trails an unranked one late in the 2nd half, and at the final', () => {
+    const g = college(3, null).started().toPeriod(1, '20:00');
+    g.scores('away', 3, { clock: '10:00' }); // trailing in the 1st half: not late
+    g.toPeriod(2, '20:00');
+    g.scores('home', 2, { clock: '8:00' });
+    g.scores('away', 3, { clock: '4:59' }); // 2:4 with under 5:00 left: late
+    g.scores('away', 2, { clock: '3:00' });
+    g.ended();
+    const upsets = byRule(run(g.events).alerts, 'upset');
+    expect(upsets.map((a) => [a.moment, a.text])).toEqual([
+      ['late', 'KU 6 - #3 DUKE 2, 4:59 2nd: upset alert, #3 DUKE trails unranked KU by 4'],
+      ['final', 'Final: KU 8 - #3 DUKE 2: upset, unranked KU beat #3 DUKE'],
+    ]);
+    expect(upsets[1]?.details).toMatchObject({
+      favourite: 'DUKE',
+      favouriteRank: 3,
+      underdog: 'KU',
+      underdogRank: null,
+    });
+  });
+
+  it('counts a lower-ranked winner as an upset, and nothing when the better-ranked team wins', () => {
+    const beaten = college(15, 1).started().toPeriod(2, '20:00');
+    beaten.scores('home', 2, { clock: '1:00' });
+    beaten.ended();
+    expect(byRule(run(beaten.events).alerts, 'upset').map((a) => a.text)).toEqual([
+      '#1 KU 0 - #15 DUKE 2, 1:00 2nd: upset alert, #1 KU trails #15 DUKE by 2',
+      'Final: #1 KU 0 - #15 DUKE 2: upset, #15 DUKE beat #1 KU',
+    ]);
+    const expected = college(1, 15).started().toPeriod(2, '20:00');
+    expected.scores('home', 2, { clock: '1:00' });
+    expected.ended();
+    expect(byRule(run(expected.events).alerts, 'upset')).toHaveLength(0);
+    // Two unranked teams, or a pro game, have no favourite by rank.
+    const unranked = college(null, null).started().toPeriod(2, '20:00');
+    unranked.scores('away', 2, { clock: '1:00' });
+    unranked.ended();
+    expect(byRule(run(unranked.events).alerts, 'upset')).toHaveLength(0);
+  });
+
+  it('waits for the 4th quarter in women’s college, and may be turned off', () => {
+    const g = new GameScript('401469447', 'womens-college', Date.UTC(2025, 0, 1), {
+      home: { id: '99', abbreviation: 'LSU', rank: 3, conference: null },
+      away: { id: '61', abbreviation: 'UGA', rank: null, conference: null },
+    }).started();
+    g.toPeriod(3, '10:00');
+    g.scores('away', 2, { clock: '1:00' }); // the 3rd quarter is not late
+    g.toPeriod(4, '10:00');
+    g.scores('away', 2, { clock: '2:00' });
+    expect(byRule(run(g.events).alerts, 'upset').map((a) => a.moment)).toEqual(['late']);
+    const off = { ...rules, upset: { ...rules.upset, enabled: false } };
+    expect(byRule(run(g.events, off).alerts, 'upset')).toHaveLength(0);
   });
 });
