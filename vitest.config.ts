@@ -1,16 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { INTEGRATION_FILES, LONG_FILES, SHARED_TEST } from './vitest.integration.config.js';
 
+/**
+ * `npm test`: units, contracts and the fast in-process integration tests, every test file but
+ * those vitest.integration.config.ts lists (`npm run test:integration`).
+ */
 export default defineConfig({
   test: {
+    ...SHARED_TEST,
     include: ['test/**/*.test.ts'],
-    // The full soak (~13 minutes) runs with `npm run test:reliability`; the short one is in here.
-    exclude: ['test/reliability/**/*.long.test.ts', 'node_modules/**'],
-    pool: 'forks',
+    exclude: [...INTEGRATION_FILES, ...LONG_FILES, 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two cores: integration files start servers and child processes; more workers only thrash.
-    maxWorkers: 2,
-    // A fresh clone without REDIS_URL still runs the Redis tests when redis-server is installed.
-    globalSetup: ['test/support/global-redis.ts'],
   },
 });

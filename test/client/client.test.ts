@@ -26,6 +26,7 @@ import {
   NO_FIXTURES_REASON,
   listFixtures,
   loadFixture,
+  itRecorded,
 } from '../support/fixtures.js';
 
 let upstream: RunningUpstream;
@@ -91,7 +92,7 @@ beforeEach(() => {
 });
 
 describe('the raw form of every operation', () => {
-  it.skipIf(!HAVE_FIXTURES)('returns each recorded payload as recorded', async () => {
+  itRecorded(!HAVE_FIXTURES)('returns each recorded payload as recorded', async () => {
     if (!HAVE_FIXTURES) console.warn(`[skip] ${NO_FIXTURES_REASON}`);
     const c = client({ cache: false });
     const fixtures = listFixtures();
@@ -512,7 +513,7 @@ describe('bodies that arrive in pieces', () => {
 });
 
 describe('the tabular form (default)', () => {
-  it.skipIf(!HAVE_FIXTURES)('parses with parseOperation: Arrow by default, rows on request', async () => {
+  itRecorded(!HAVE_FIXTURES)('parses with parseOperation: Arrow by default, rows on request', async () => {
     const c = client();
     const table = (await c.mens_scoreboard({ dates: '20241201' })) as Table;
     expect(table).toBeInstanceOf(Table);
