@@ -1,16 +1,31 @@
 import { defineConfig } from 'vitest/config';
-import { INTEGRATION_FILES, LONG_FILES, SHARED_TEST } from './vitest.integration.config.js';
+import {
+  INTEGRATION_FILES,
+  INTEGRATION_PROJECT,
+  LONG_FILES,
+  SHARED_TEST,
+} from './vitest.integration.config.js';
 
 /**
- * `npm test`: units, contracts and the fast in-process integration tests, every test file but
- * those vitest.integration.config.ts lists (`npm run test:integration`).
+ * Two projects: `unit` (`npm test`: units, contracts and the fast in-process integration tests,
+ * every test file but those vitest.integration.config.ts lists) and `integration`
+ * (`npm run test:integration`). `npx vitest run <file>` finds a file in either.
  */
 export default defineConfig({
   test: {
     ...SHARED_TEST,
-    include: ['test/**/*.test.ts'],
-    exclude: [...INTEGRATION_FILES, ...LONG_FILES, 'node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...INTEGRATION_FILES, ...LONG_FILES, 'node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      INTEGRATION_PROJECT,
+    ],
   },
 });

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import type { InlineConfig } from 'vitest/node';
 
 /**
@@ -85,12 +85,17 @@ export const SHARED_TEST: InlineConfig = {
   reporters: ['default', './test/support/skip-summary-reporter.ts'],
 };
 
-export default defineConfig({
+/** The integration suite as a project of vitest.config.ts (`vitest run --project integration`). */
+export const INTEGRATION_PROJECT = {
+  extends: true,
   test: {
-    ...SHARED_TEST,
+    name: 'integration',
     include: [...INTEGRATION_FILES],
     exclude: [...LONG_FILES, 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
-});
+} satisfies TestProjectInlineConfiguration;
+
+// Alone (`vitest run --config vitest.integration.config.ts`), the same suite.
+export default defineConfig({ test: { ...SHARED_TEST, ...INTEGRATION_PROJECT.test } });

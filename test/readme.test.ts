@@ -43,6 +43,27 @@ const COMMANDS: Record<string, Where[]> = {
     { file: 'test/cli/serve.test.ts', contains: 'exits 0 within 5 s of SIGTERM' },
   ],
   'npm test': [{ file: '.ci/run', contains: 'npm test' }],
+  'npm run test:integration': [
+    { file: '.ci/run', contains: 'npm run test:integration' },
+    {
+      file: 'package.json',
+      contains: '"test:integration": "vitest run --config vitest.integration.config.ts"',
+    },
+    { file: 'test/scripts/suites.test.ts', contains: 'npm test takes every other test file' },
+  ],
+  'npx courtside record --out ../recordings': [
+    {
+      file: 'test/cli/record.test.ts',
+      contains: 'writes a payload for every operation, laid out as the simulator serves them',
+    },
+  ],
+  'COURTSIDE_FIXTURES=../recordings npm test': [
+    { file: 'test/support/fixtures.ts', contains: 'process.env.COURTSIDE_FIXTURES' },
+    {
+      file: 'test/cli/record.test.ts',
+      contains: 'a second simulator started on the recorded folder serves the same payloads back',
+    },
+  ],
   'npm run demo': [{ here: 'npm run demo builds and runs from dist/' }],
   'npm run test:reliability': [
     {
@@ -164,14 +185,15 @@ const HAVE_WEBSOCKETS = pythonHas('websockets');
 const HAVE_POLARS = pythonHas('polars');
 
 describe('README.md', () => {
-  it('keeps the two commands first', () => {
-    expect(README.split('\n').slice(0, 6).join('\n')).toBe(
+  it('keeps the install-and-run command and both suites first', () => {
+    expect(README.split('\n').slice(0, 7).join('\n')).toBe(
       [
         '# courtside',
         '',
         '```sh',
-        'npm ci && npm start   # install, build and run the daemon (http://localhost:8080)',
-        'npm test              # run the test suite',
+        'npm ci && npm start        # install, build and run the daemon (http://localhost:8080)',
+        'npm test                   # the fast suite: units, contracts, in-process integration',
+        'npm run test:integration   # processes, browsers, Redis topologies, soak, real-time replays',
         '```',
       ].join('\n'),
     );

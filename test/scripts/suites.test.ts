@@ -1,7 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import unitConfig from '../../vitest.config.js';
+import config from '../../vitest.config.js';
 import { INTEGRATION_FILES } from '../../vitest.integration.config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -21,13 +21,26 @@ describe('the two suites', () => {
   });
 
   it('npm test takes every other test file, so a new one lands there', () => {
-    const exclude = unitConfig.test?.exclude ?? [];
-    expect(unitConfig.test?.include).toEqual(['test/**/*.test.ts']);
-    for (const file of INTEGRATION_FILES) expect(exclude).toContain(file);
-    // Only the integration files and the full soak are left out.
-    const all = testFiles('test').map((f) => relative(ROOT, join(ROOT, f)));
-    const unit = all.filter((f) => !INTEGRATION_FILES.includes(f) && !f.endsWith('.long.test.ts'));
-    expect(unit.length + INTEGRATION_FILES.length + 1).toBe(all.length);
-    expect(unit).toContain('test/scripts/suites.test.ts');
+    const projects = (config.test?.projects ?? []) as Array<{
+      test?: { name?: string; include?: string[]; exclude?: string[] };
+    }>;
+    const unit = projects.find((p) => p.test?.name === 'unit')?.test;
+    const integration = projects.find((p) => p.test?.name === 'integration')?.test;
+    expect(unit?.include).toEqual(['test/**/*.test.ts']);
+    expect(integration?.include).toEqual([...INTEGRATION_FILES]);
+    for (const file of INTEGRATION_FILES) expect(unit?.exclude).toContain(file);
+    // Only the integration files and the full soak are left out of npm test.
+    const all = testFiles('test');
+    const inUnit = all.filter((f) => !INTEGRATION_FILES.includes(f) && !f.endsWith('.long.test.ts'));
+    expect(inUnit.length + INTEGRATION_FILES.length + 1).toBe(all.length);
+    expect(inUnit).toContain('test/scripts/suites.test.ts');
+  });
+
+  it('npm test and npm run test:integration run the two projects', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(scripts.test).toBe('vitest run --project unit');
+    expect(scripts['test:integration']).toBe('vitest run --project integration');
   });
 });
