@@ -47,7 +47,7 @@ const COMMANDS: Record<string, Where[]> = {
     { file: '.ci/run', contains: 'npm run test:integration' },
     {
       file: 'package.json',
-      contains: '"test:integration": "vitest run --config vitest.integration.config.ts"',
+      contains: '"test:integration": "vitest run --project integration"',
     },
     { file: 'test/scripts/suites.test.ts', contains: 'npm test takes every other test file' },
   ],
