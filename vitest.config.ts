@@ -1,16 +1,31 @@
 import { defineConfig } from 'vitest/config';
+import {
+  INTEGRATION_FILES,
+  INTEGRATION_PROJECT,
+  LONG_FILES,
+  SHARED_TEST,
+} from './vitest.integration.config.js';
 
+/**
+ * Two projects: `unit` (`npm test`: units, contracts and the fast in-process integration tests,
+ * every test file but those vitest.integration.config.ts lists) and `integration`
+ * (`npm run test:integration`). `npx vitest run <file>` finds a file in either.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The full soak (~13 minutes) runs with `npm run test:reliability`; the short one is in here.
-    exclude: ['test/reliability/**/*.long.test.ts', 'node_modules/**'],
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    // Two cores: integration files start servers and child processes; more workers only thrash.
-    maxWorkers: 2,
-    // A fresh clone without REDIS_URL still runs the Redis tests when redis-server is installed.
-    globalSetup: ['test/support/global-redis.ts'],
+    ...SHARED_TEST,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...INTEGRATION_FILES, ...LONG_FILES, 'node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      INTEGRATION_PROJECT,
+    ],
   },
 });

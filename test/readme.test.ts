@@ -10,7 +10,7 @@ import { parseAlertsConfig } from '../workers/rules-file.js';
 import { deliverWebhook } from '../workers/webhooks/deliver.js';
 import { DEFAULT_LEAGUES } from '../src/core/leagues.js';
 import { checkOverlayQuery } from '../src/server/overlay-params.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from './support/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, describeRecorded, itRecorded } from './support/fixtures.js';
 import { getTestRedis } from './support/redis.js';
 import { startNodeFlags } from './support/start-flags.js';
 import { waitFor } from './support/wait-for.js';
@@ -43,6 +43,27 @@ const COMMANDS: Record<string, Where[]> = {
     { file: 'test/cli/serve.test.ts', contains: 'exits 0 within 5 s of SIGTERM' },
   ],
   'npm test': [{ file: '.ci/run', contains: 'npm test' }],
+  'npm run test:integration': [
+    { file: '.ci/run', contains: 'npm run test:integration' },
+    {
+      file: 'package.json',
+      contains: '"test:integration": "vitest run --project integration"',
+    },
+    { file: 'test/scripts/suites.test.ts', contains: 'npm test takes every other test file' },
+  ],
+  'npx courtside record --out ../recordings': [
+    {
+      file: 'test/cli/record.test.ts',
+      contains: 'writes a payload for every operation, laid out as the simulator serves them',
+    },
+  ],
+  'COURTSIDE_FIXTURES=../recordings npm test': [
+    { file: 'test/support/fixtures.ts', contains: 'process.env.COURTSIDE_FIXTURES' },
+    {
+      file: 'test/cli/record.test.ts',
+      contains: 'a second simulator started on the recorded folder serves the same payloads back',
+    },
+  ],
   'npm run demo': [{ here: 'npm run demo builds and runs from dist/' }],
   'npm run test:reliability': [
     {
@@ -176,14 +197,15 @@ const HAVE_WEBSOCKETS = pythonHas('websockets');
 const HAVE_POLARS = pythonHas('polars');
 
 describe('README.md', () => {
-  it('keeps the two commands first', () => {
-    expect(README.split('\n').slice(0, 6).join('\n')).toBe(
+  it('keeps the install-and-run command and both suites first', () => {
+    expect(README.split('\n').slice(0, 7).join('\n')).toBe(
       [
         '# courtside',
         '',
         '```sh',
-        'npm ci && npm start   # install, build and run the daemon (http://localhost:8080)',
-        'npm test              # run the test suite',
+        'npm ci && npm start        # install, build and run the daemon (http://localhost:8080)',
+        'npm test                   # the fast suite: units, contracts, in-process integration',
+        'npm run test:integration   # processes, browsers, Redis topologies, soak, real-time replays',
         '```',
       ].join('\n'),
     );
@@ -306,248 +328,236 @@ describe('README.md', () => {
   }, 60_000);
 });
 
-describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
-  `README examples against a daemon ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
-  () => {
-    let stack: Stack;
-    let host: string;
-    let tmp: string;
-    const runs: CliRun[] = [];
-    /** The README's command with the test daemon's address instead of localhost:8080. */
-    const local = (text: string): string => command(text).replaceAll(README_HOST, host);
+describeRecorded(!HAVE_FIXTURES || !MENS_FINAL)(`README examples against a daemon`, () => {
+  let stack: Stack;
+  let host: string;
+  let tmp: string;
+  const runs: CliRun[] = [];
+  /** The README's command with the test daemon's address instead of localhost:8080. */
+  const local = (text: string): string => command(text).replaceAll(README_HOST, host);
 
-    beforeAll(async () => {
-      // The recorded payloads, the game replayed live, and the demo's first synthetic game (seed 7),
-      // whose id the README's examples use so that they work against `npm run demo` offline.
-      stack = await startStack({
-        fixturesDir: FIXTURES_DIR,
-        replay: [MENS_FINAL?.file ?? ''],
-        simulate: { games: 1, seed: DEMO_SEED, leagues: ['mens'] },
-        speed: 60,
-      });
-      host = new URL(stack.daemon.url).host;
-      tmp = mkdtempSync(join(tmpdir(), 'courtside-readme-'));
-      // The live game is polled before the examples connect.
-      await waitFor(
-        async () =>
-          ((await (await fetch(`${stack.daemon.url}/v1/games/live`)).json()) as { games: unknown[] }).games
-            .length > 0,
-        30_000,
-        'the replayed game to be live',
-      );
-      // The examples read the synthetic game's plays: wait for its first basket.
-      await waitFor(
-        async () => {
-          const res = await fetch(
-            `${stack.daemon.url}/v1/ops/mens_summary?event_id=${DEMO_GAME}&table=plays&format=json`,
-          );
-          return (
-            res.ok && ((await res.json()) as Array<{ scoring_play: boolean }>).some((p) => p.scoring_play)
-          );
-        },
-        30_000,
-        `a scoring play in game ${DEMO_GAME}`,
-      );
-    }, 60_000);
-    afterAll(async () => {
-      for (const r of runs) r.kill();
-      await stack?.close();
-      if (tmp) rmSync(tmp, { recursive: true, force: true });
+  beforeAll(async () => {
+    // The recorded payloads, the game replayed live, and the demo's first synthetic game (seed 7),
+    // whose id the README's examples use so that they work against `npm run demo` offline.
+    stack = await startStack({
+      fixturesDir: FIXTURES_DIR,
+      replay: [MENS_FINAL?.file ?? ''],
+      simulate: { games: 1, seed: DEMO_SEED, leagues: ['mens'] },
+      speed: 60,
     });
-
-    const start = (text: string, env: NodeJS.ProcessEnv = {}): CliRun => {
-      const { env: given, argv } = parseCommand(text);
-      const [program = '', ...args] = argv;
-      const run =
-        program === 'npx' && args[0] === 'courtside'
-          ? runCli(args.slice(1), { ...given, ...env })
-          : runProcess(
-              program === 'python3' ? PYTHON : program === 'node' ? process.execPath : program,
-              args,
-              {
-                ...given,
-                ...env,
-              },
-            );
-      runs.push(run);
-      return run;
-    };
-
-    it('the JavaScript example prints events', async () => {
-      const run = start(local('node examples/subscribe.mjs ws://localhost:8080/v1/stream'));
-      await run.waitForStdout(/^now: [A-Z]+ \d+ - [A-Z]+ \d+$/m);
-      await run.waitForStdout(/^play\.added \d+ \S.*\n(.*\n)*play\.added \d+ \S/m);
-      run.kill();
-    }, 60_000);
-
-    it.skipIf(!HAVE_WEBSOCKETS)(
-      `the Python example prints score changes${HAVE_WEBSOCKETS ? '' : ` (skipped: ${PYTHON} cannot import websockets; apt-get install python3-websockets)`}`,
-      async () => {
-        const run = start(local('python3 examples/subscribe.py ws://localhost:8080/v1/stream'));
-        await run.waitForStdout(/^[A-Z]+ \d+ - [A-Z]+ \d+ \([^)]+\)$/m, 60_000);
-        run.kill();
-      },
-      90_000,
+    host = new URL(stack.daemon.url).host;
+    tmp = mkdtempSync(join(tmpdir(), 'courtside-readme-'));
+    // The live game is polled before the examples connect.
+    await waitFor(
+      async () =>
+        ((await (await fetch(`${stack.daemon.url}/v1/games/live`)).json()) as { games: unknown[] }).games
+          .length > 0,
+      30_000,
+      'the replayed game to be live',
     );
+    // The examples read the synthetic game's plays: wait for its first basket.
+    await waitFor(
+      async () => {
+        const res = await fetch(
+          `${stack.daemon.url}/v1/ops/mens_summary?event_id=${DEMO_GAME}&table=plays&format=json`,
+        );
+        return res.ok && ((await res.json()) as Array<{ scoring_play: boolean }>).some((p) => p.scoring_play);
+      },
+      30_000,
+      `a scoring play in game ${DEMO_GAME}`,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    for (const r of runs) r.kill();
+    await stack?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
 
-    it('the curl commands succeed', async () => {
-      const curls = readmeCommands().filter((c) => c.startsWith('curl '));
-      expect(curls.length).toBeGreaterThanOrEqual(4);
-      const outputs = new Map<string, string>();
-      for (const curl of curls) {
-        // --fail: an HTTP error is a failed command, as a user would see it.
-        const cmd = curl
-          .replaceAll(README_HOST, host)
-          .replace(/^curl /, 'curl --fail --silent --show-error ');
-        // Asynchronously: the daemon answering it runs in this process.
-        const { stdout } = await execFileAsync('sh', ['-c', cmd], {
-          cwd: tmp,
-          timeout: 30_000,
-          encoding: 'buffer',
-        });
-        outputs.set(curl, stdout.toString());
-      }
-      const live = JSON.parse(outputs.get(command('curl http://localhost:8080/v1/games/live')) ?? '') as {
-        games: Array<{ gameId: string }>;
-      };
-      expect(live.games.map((g) => g.gameId)).toContain(stack.upstream.games[0]?.id);
-      const csv =
-        outputs.get(
-          command("curl 'http://localhost:8080/v1/ops/mens_scoreboard?dates=20241201&format=csv'"),
-        ) ?? '';
-      expect(csv.split('\n')[0]).toMatch(/(^|,)game_id(,|$)/);
-      expect(csv.trim().split('\n').length).toBeGreaterThan(1);
-      expect(JSON.parse(outputs.get(command('curl http://localhost:8080/healthz')) ?? '')).toHaveProperty(
-        'status',
-      );
-      // The Arrow file the polars example reads: an IPC stream of the plays table.
-      const plays = tableFromIPC(readFileSync(join(tmp, 'plays.arrow')));
-      expect(plays.numRows).toBeGreaterThan(0);
-      for (const column of [
-        'period_number',
-        'clock_display_value',
-        'away_score',
-        'home_score',
-        'text',
-        'scoring_play',
-      ])
-        expect(plays.schema.fields.map((f) => f.name)).toContain(column);
-    }, 60_000);
+  const start = (text: string, env: NodeJS.ProcessEnv = {}): CliRun => {
+    const { env: given, argv } = parseCommand(text);
+    const [program = '', ...args] = argv;
+    const run =
+      program === 'npx' && args[0] === 'courtside'
+        ? runCli(args.slice(1), { ...given, ...env })
+        : runProcess(program === 'python3' ? PYTHON : program === 'node' ? process.execPath : program, args, {
+            ...given,
+            ...env,
+          });
+    runs.push(run);
+    return run;
+  };
 
-    it(`the polars example reads the Arrow stream${HAVE_POLARS ? '' : ' (run skipped: polars is not installed for /usr/bin/python3 and PyPI is unreachable here; the stream it reads is checked with apache-arrow)'}`, async () => {
-      const url = `http://${host}/v1/ops/mens_summary?event_id=${DEMO_GAME}&table=plays&format=arrow`;
-      // The URL the example reads by default is the README's, on the README's port.
-      expect(readFileSync(join(ROOT, 'examples', 'read_arrow.py'), 'utf8')).toContain(
-        url.replace(host, README_HOST),
-      );
-      const res = await fetch(url);
-      expect(res.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
-      const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
-      const scoring = table.getChild('scoring_play')?.toArray() as ArrayLike<boolean | null> | undefined;
-      expect(Array.from(scoring ?? []).some(Boolean)).toBe(true);
-      if (!HAVE_POLARS) {
-        console.warn('[skip] examples/read_arrow.py not run: polars is not importable by /usr/bin/python3');
-        return;
-      }
-      // As in the README, with the test daemon's URL as the argument the example takes.
-      const { argv } = parseCommand(command('python3 examples/read_arrow.py'));
-      const real = runProcess(PYTHON, [...argv.slice(1), url]);
-      runs.push(real);
-      expect((await real.exited).code, real.stderr()).toBe(0);
-      expect(real.stdout()).toMatch(/\d+ plays, \d+ scoring/);
-    }, 60_000);
+  it('the JavaScript example prints events', async () => {
+    const run = start(local('node examples/subscribe.mjs ws://localhost:8080/v1/stream'));
+    await run.waitForStdout(/^now: [A-Z]+ \d+ - [A-Z]+ \d+$/m);
+    await run.waitForStdout(/^play\.added \d+ \S.*\n(.*\n)*play\.added \d+ \S/m);
+    run.kill();
+  }, 60_000);
 
-    it('courtside watch as written', async () => {
-      const run = start(local('npx courtside watch --url http://localhost:8080 --league mens'));
-      await run.waitForStdout(/^\[(1st|2nd|3rd|4th|OT)[^\]]*\] [A-Z]+ \d+-\d+ [A-Z]+ {2}\S/m, 60_000);
-      run.child.kill('SIGTERM');
-      expect((await run.exited).code).toBe(0);
-    }, 90_000);
+  it.skipIf(!HAVE_WEBSOCKETS)(
+    `the Python example prints score changes${HAVE_WEBSOCKETS ? '' : ` (skipped: ${PYTHON} cannot import websockets; apt-get install python3-websockets)`}`,
+    async () => {
+      const run = start(local('python3 examples/subscribe.py ws://localhost:8080/v1/stream'));
+      await run.waitForStdout(/^[A-Z]+ \d+ - [A-Z]+ \d+ \([^)]+\)$/m, 60_000);
+      run.kill();
+    },
+    90_000,
+  );
 
-    it('courtside op as written', async () => {
-      const run = start(command('npx courtside op mens_scoreboard --dates 20241201 --format csv'), {
+  it('the curl commands succeed', async () => {
+    const curls = readmeCommands().filter((c) => c.startsWith('curl '));
+    expect(curls.length).toBeGreaterThanOrEqual(4);
+    const outputs = new Map<string, string>();
+    for (const curl of curls) {
+      // --fail: an HTTP error is a failed command, as a user would see it.
+      const cmd = curl.replaceAll(README_HOST, host).replace(/^curl /, 'curl --fail --silent --show-error ');
+      // Asynchronously: the daemon answering it runs in this process.
+      const { stdout } = await execFileAsync('sh', ['-c', cmd], {
+        cwd: tmp,
+        timeout: 30_000,
+        encoding: 'buffer',
+      });
+      outputs.set(curl, stdout.toString());
+    }
+    const live = JSON.parse(outputs.get(command('curl http://localhost:8080/v1/games/live')) ?? '') as {
+      games: Array<{ gameId: string }>;
+    };
+    expect(live.games.map((g) => g.gameId)).toContain(stack.upstream.games[0]?.id);
+    const csv =
+      outputs.get(command("curl 'http://localhost:8080/v1/ops/mens_scoreboard?dates=20241201&format=csv'")) ??
+      '';
+    expect(csv.split('\n')[0]).toMatch(/(^|,)game_id(,|$)/);
+    expect(csv.trim().split('\n').length).toBeGreaterThan(1);
+    expect(JSON.parse(outputs.get(command('curl http://localhost:8080/healthz')) ?? '')).toHaveProperty(
+      'status',
+    );
+    // The Arrow file the polars example reads: an IPC stream of the plays table.
+    const plays = tableFromIPC(readFileSync(join(tmp, 'plays.arrow')));
+    expect(plays.numRows).toBeGreaterThan(0);
+    for (const column of [
+      'period_number',
+      'clock_display_value',
+      'away_score',
+      'home_score',
+      'text',
+      'scoring_play',
+    ])
+      expect(plays.schema.fields.map((f) => f.name)).toContain(column);
+  }, 60_000);
+
+  it(`the polars example reads the Arrow stream${HAVE_POLARS ? '' : ' (run skipped: polars is not installed for /usr/bin/python3 and PyPI is unreachable here; the stream it reads is checked with apache-arrow)'}`, async () => {
+    const url = `http://${host}/v1/ops/mens_summary?event_id=${DEMO_GAME}&table=plays&format=arrow`;
+    // The URL the example reads by default is the README's, on the README's port.
+    expect(readFileSync(join(ROOT, 'examples', 'read_arrow.py'), 'utf8')).toContain(
+      url.replace(host, README_HOST),
+    );
+    const res = await fetch(url);
+    expect(res.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
+    const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    const scoring = table.getChild('scoring_play')?.toArray() as ArrayLike<boolean | null> | undefined;
+    expect(Array.from(scoring ?? []).some(Boolean)).toBe(true);
+    if (!HAVE_POLARS) {
+      console.warn('[skip] examples/read_arrow.py not run: polars is not importable by /usr/bin/python3');
+      return;
+    }
+    // As in the README, with the test daemon's URL as the argument the example takes.
+    const { argv } = parseCommand(command('python3 examples/read_arrow.py'));
+    const real = runProcess(PYTHON, [...argv.slice(1), url]);
+    runs.push(real);
+    expect((await real.exited).code, real.stderr()).toBe(0);
+    expect(real.stdout()).toMatch(/\d+ plays, \d+ scoring/);
+  }, 60_000);
+
+  it('courtside watch as written', async () => {
+    const run = start(local('npx courtside watch --url http://localhost:8080 --league mens'));
+    await run.waitForStdout(/^\[(1st|2nd|3rd|4th|OT)[^\]]*\] [A-Z]+ \d+-\d+ [A-Z]+ {2}\S/m, 60_000);
+    run.child.kill('SIGTERM');
+    expect((await run.exited).code).toBe(0);
+  }, 90_000);
+
+  it('courtside op as written', async () => {
+    const run = start(command('npx courtside op mens_scoreboard --dates 20241201 --format csv'), {
+      COURTSIDE_UPSTREAM: stack.upstream.url,
+    });
+    expect((await run.exited).code, run.stderr()).toBe(0);
+    expect(run.stdout().split('\n')[0]).toMatch(/(^|,)game_id(,|$)/);
+  }, 60_000);
+
+  it('op --out game.json, then demo --replay game.json', async () => {
+    const game = join(tmp, 'game.json');
+    const op = start(
+      command('npx courtside op mens_summary --event-id 401585607 --format raw --out game.json').replace(
+        'game.json',
+        game,
+      ),
+      {
         COURTSIDE_UPSTREAM: stack.upstream.url,
-      });
-      expect((await run.exited).code, run.stderr()).toBe(0);
-      expect(run.stdout().split('\n')[0]).toMatch(/(^|,)game_id(,|$)/);
-    }, 60_000);
+      },
+    );
+    expect((await op.exited).code, op.stderr()).toBe(0);
+    expect((JSON.parse(readFileSync(game, 'utf8')) as { header: { id: string } }).header.id).toBe(
+      '401585607',
+    );
+    // The file is the summary as the upstream has it now: a replay needs a finished game.
+    writeFileSync(game, readFileSync(MENS_FINAL?.file ?? ''));
+    const demo = start(
+      `${command('npx courtside demo --replay game.json').replace('game.json', game)} --port 0`,
+    );
+    const [, base = ''] = await demo.waitForStdout(/^daemon at (http:\/\/\S+)$/m);
+    const [, overlay = ''] = await demo.waitForStdout(/^overlay: (\S+\/overlay\/mens\/401585607)$/m);
+    expect((await fetch(overlay)).status).toBe(200);
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    demo.child.kill('SIGTERM');
+    expect((await demo.exited).code).toBe(0);
+  }, 90_000);
 
-    it('op --out game.json, then demo --replay game.json', async () => {
-      const game = join(tmp, 'game.json');
-      const op = start(
-        command('npx courtside op mens_summary --event-id 401585607 --format raw --out game.json').replace(
-          'game.json',
-          game,
-        ),
-        {
-          COURTSIDE_UPSTREAM: stack.upstream.url,
-        },
-      );
-      expect((await op.exited).code, op.stderr()).toBe(0);
-      expect((JSON.parse(readFileSync(game, 'utf8')) as { header: { id: string } }).header.id).toBe(
-        '401585607',
-      );
-      // The file is the summary as the upstream has it now: a replay needs a finished game.
-      writeFileSync(game, readFileSync(MENS_FINAL?.file ?? ''));
-      const demo = start(
-        `${command('npx courtside demo --replay game.json').replace('game.json', game)} --port 0`,
-      );
-      const [, base = ''] = await demo.waitForStdout(/^daemon at (http:\/\/\S+)$/m);
-      const [, overlay = ''] = await demo.waitForStdout(/^overlay: (\S+\/overlay\/mens\/401585607)$/m);
-      expect((await fetch(overlay)).status).toBe(200);
-      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      demo.child.kill('SIGTERM');
-      expect((await demo.exited).code).toBe(0);
-    }, 90_000);
-
-    it('the webhook receiver accepts signed deliveries and refuses others', async () => {
-      const receiverCmd = command(
-        'COURTSIDE_SECRET=change-me-to-a-long-random-secret node examples/webhook-receiver.mjs',
-      );
-      const receiver = start(receiverCmd, { PORT: '0' });
-      const [, url = ''] = await receiver.waitForStdout(/webhook receiver on (http:\/\/localhost:\d+)/);
-      const secret = parseCommand(receiverCmd).env.COURTSIDE_SECRET ?? '';
-      const body = JSON.stringify({
-        kind: 'alert',
-        id: 'final_score:mens:1:final',
-        text: 'Final: TOR 96 - ORL 98',
-      });
-      // The worker's own delivery code signs it, so the receiver and the worker agree on the scheme.
-      const delivered = await deliverWebhook({
+  it('the webhook receiver accepts signed deliveries and refuses others', async () => {
+    const receiverCmd = command(
+      'COURTSIDE_SECRET=change-me-to-a-long-random-secret node examples/webhook-receiver.mjs',
+    );
+    const receiver = start(receiverCmd, { PORT: '0' });
+    const [, url = ''] = await receiver.waitForStdout(/webhook receiver on (http:\/\/localhost:\d+)/);
+    const secret = parseCommand(receiverCmd).env.COURTSIDE_SECRET ?? '';
+    const body = JSON.stringify({
+      kind: 'alert',
+      id: 'final_score:mens:1:final',
+      text: 'Final: TOR 96 - ORL 98',
+    });
+    // The worker's own delivery code signs it, so the receiver and the worker agree on the scheme.
+    const delivered = await deliverWebhook({
+      url: `${url}/courtside`,
+      secret,
+      body,
+      idempotencyKey: 'final_score:mens:1:final@local-bot',
+      timeoutMs: 5_000,
+      allowPrivateAddresses: true,
+    });
+    expect(delivered.status).toBe(204);
+    await receiver.waitForStdout(/^Final: TOR 96 - ORL 98$/m);
+    // The same key again (a retry) is accepted and not printed twice.
+    await deliverWebhook({
+      url: `${url}/courtside`,
+      secret,
+      body,
+      idempotencyKey: 'final_score:mens:1:final@local-bot',
+      timeoutMs: 5_000,
+      allowPrivateAddresses: true,
+    });
+    // A wrong secret, and no signature at all, are refused.
+    await expect(
+      deliverWebhook({
         url: `${url}/courtside`,
-        secret,
+        secret: 'another-secret-of-enough-length',
         body,
-        idempotencyKey: 'final_score:mens:1:final@local-bot',
+        idempotencyKey: 'x@y',
         timeoutMs: 5_000,
         allowPrivateAddresses: true,
-      });
-      expect(delivered.status).toBe(204);
-      await receiver.waitForStdout(/^Final: TOR 96 - ORL 98$/m);
-      // The same key again (a retry) is accepted and not printed twice.
-      await deliverWebhook({
-        url: `${url}/courtside`,
-        secret,
-        body,
-        idempotencyKey: 'final_score:mens:1:final@local-bot',
-        timeoutMs: 5_000,
-        allowPrivateAddresses: true,
-      });
-      // A wrong secret, and no signature at all, are refused.
-      await expect(
-        deliverWebhook({
-          url: `${url}/courtside`,
-          secret: 'another-secret-of-enough-length',
-          body,
-          idempotencyKey: 'x@y',
-          timeoutMs: 5_000,
-          allowPrivateAddresses: true,
-        }),
-      ).rejects.toThrow(/401/);
-      expect((await fetch(`${url}/courtside`, { method: 'POST', body })).status).toBe(401);
-      expect(receiver.stdout().match(/^Final: TOR 96 - ORL 98$/gm)).toHaveLength(1);
-    }, 60_000);
-  },
-);
+      }),
+    ).rejects.toThrow(/401/);
+    expect((await fetch(`${url}/courtside`, { method: 'POST', body })).status).toBe(401);
+    expect(receiver.stdout().match(/^Final: TOR 96 - ORL 98$/gm)).toHaveLength(1);
+  }, 60_000);
+});
 
 // Resolved once per file; the alert bot test is skipped, saying why, when no Redis answers.
 const redis = await getTestRedis();
@@ -561,7 +571,7 @@ describe('README alert bot with Redis', () => {
     await redis?.cleanup();
   });
 
-  it.skipIf(!redis || !MENS_FINAL)(
+  itRecorded(!redis || !MENS_FINAL)(
     `the alert bot: serve, receiver and worker${redis ? '' : ' (skipped: no Redis; set REDIS_URL)'}`,
     async () => {
       const tmp = mkdtempSync(join(tmpdir(), 'courtside-bot-'));

@@ -54,10 +54,12 @@ describe.skipIf(!cluster)(`courtside's keys on a Redis Cluster ${cluster ? '' : 
       expect((await store.lockAndLoad('mens', '401'))?.state).toMatchObject({ lastSeq: 1 });
 
       const pacer = new Pacer(connection, prefix);
-      expect(await pacer.reserve('discord:1', 1_000)).toBe(0);
-      expect(await pacer.reserve('discord:1', 1_000)).toBeGreaterThan(900);
+      expect(await pacer.reserve('discord:1', 1_000)).toEqual({ waitMs: 0, seq: 1 });
+      expect((await pacer.reserve('discord:1', 1_000)).waitMs).toBeGreaterThan(900);
+      await pacer.answered('discord:1', 1, 0, 3_000);
+      expect(await pacer.heldFor('discord:1', 2)).toBeGreaterThan(2_000);
       await pacer.hold('discord:1', 5_000);
-      expect(await pacer.heldFor('discord:1')).toBeGreaterThan(4_000);
+      expect(await pacer.heldFor('discord:1', 1)).toBeGreaterThan(4_000);
     } finally {
       connection.disconnect();
     }

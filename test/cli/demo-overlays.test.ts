@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { GameSituation, GameSnapshot } from '../../src/model/events.js';
 import { HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
-import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
 import { expectClean, openPage, screenshot, type OpenPage } from '../server/overlay-harness.js';
 import { MENS_FINAL, runCli, type CliRun } from './harness.js';
@@ -45,7 +45,7 @@ async function tickerCell(page: Page, gameId: string): Promise<{ away: string; h
   }, gameId);
 }
 
-describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
+describeRecorded(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
   `courtside demo --replay in Chromium ${SKIP_REASON}`,
   () => {
     let demo: CliRun | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
-import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, loadFixture, itRecorded } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
 import { MENS_FINAL, runCli, type CliRun } from './harness.js';
 
@@ -108,8 +108,8 @@ describe('courtside demo', () => {
     expect((await demo.exited).code, demo.stderr()).toBe(0);
   }, 240_000);
 
-  it.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
-    `--replay plays a recorded game ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+  itRecorded(!HAVE_FIXTURES || !MENS_FINAL)(
+    `--replay plays a recorded game`,
     async () => {
       const file = MENS_FINAL?.file ?? '';
       const id = loadFixture<{ header: { id: string } }>(file.split(/[/\\]/).slice(-2).join('/')).header.id;

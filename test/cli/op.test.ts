@@ -7,7 +7,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/espn/operations.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, loadFixture, itRecorded } from '../support/fixtures.js';
 import { runCli } from './harness.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -43,7 +43,6 @@ let upstream: RunningUpstream;
 let workdir: string;
 
 beforeAll(async () => {
-  if (!HAVE_FIXTURES) console.warn(`[skip] ${NO_FIXTURES_REASON}`);
   upstream = await startUpstream(HAVE_FIXTURES ? { fixturesDir: FIXTURES_DIR } : {});
   workdir = mkdtempSync(join(tmpdir(), 'courtside-op-'));
 });
@@ -66,7 +65,7 @@ describe('courtside op', { timeout: 300_000 }, () => {
     expect(run.stdout.trimEnd().split('\n')).toContain('mens_college_summary');
   });
 
-  it.skipIf(!HAVE_FIXTURES)('--format raw prints the upstream JSON and exits 0', async () => {
+  itRecorded(!HAVE_FIXTURES)('--format raw prints the upstream JSON and exits 0', async () => {
     const run = await op(['mens_scoreboard', '--dates', '20241201', '--format', 'raw']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -82,7 +81,7 @@ describe('courtside op', { timeout: 300_000 }, () => {
     expect(upstream.requests.count()).toBe(1);
   });
 
-  it.skipIf(!HAVE_FIXTURES)('--format csv --table plays prints the plays table', async () => {
+  itRecorded(!HAVE_FIXTURES)('--format csv --table plays prints the plays table', async () => {
     const run = await op(['mens_summary', '--event-id', '401585607', '--table', 'plays', '--format', 'csv']);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
@@ -92,7 +91,7 @@ describe('courtside op', { timeout: 300_000 }, () => {
     expect(lines.filter((l) => /^\d{9,},/.test(l)).length).toBe(summary.plays.length);
   });
 
-  it.skipIf(!HAVE_FIXTURES)(
+  itRecorded(!HAVE_FIXTURES)(
     '--format json prints rows; --format arrow writes an IPC stream to --out',
     async () => {
       const json = await op(['mens_scoreboard', '--dates', '20241201', '--format', 'json']);
@@ -212,7 +211,7 @@ describe('courtside op', { timeout: 300_000 }, () => {
     );
   });
 
-  it.skipIf(!HAVE_FIXTURES)(
+  itRecorded(!HAVE_FIXTURES)(
     'the same against `courtside upstream` as its own process: each game of the seven days once',
     async () => {
       const sim = runCli(['upstream', '--fixtures', FIXTURES_DIR, '--port', '0']);

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordAll } from '../../src/cli/record.js';
 import { createClient } from '../../src/client/client.js';
 import { OPERATIONS } from '../../src/espn/operations.js';
@@ -11,7 +11,7 @@ const PRO_OPERATIONS = [...OPERATIONS.values()].filter(
 );
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, describeRecorded } from '../support/fixtures.js';
 import { runCli, runProcess } from './harness.js';
 
 const SCRIPT = '/usr/bin/script';
@@ -45,7 +45,7 @@ function listRecorded(dir: string): Recorded[] {
   return out;
 }
 
-describe.skipIf(!HAVE_FIXTURES)(`courtside record ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`, () => {
+describeRecorded(!HAVE_FIXTURES)(`courtside record`, () => {
   let source: RunningUpstream;
   let out: string;
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { finishedSummaries, HAVE_FIXTURES, itRecorded } from '../support/fixtures.js';
 import { getTestRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -88,8 +88,8 @@ describe('courtside serve', () => {
     expect(heapLimitMb).toBeLessThan(1024);
   });
 
-  it.skipIf(!HAVE_FIXTURES || !GAME)(
-    `exits 0 within 5 s of SIGTERM and closes a WebSocket client with 1001 ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+  itRecorded(!HAVE_FIXTURES || !GAME)(
+    `exits 0 within 5 s of SIGTERM and closes a WebSocket client with 1001`,
     async () => {
       // Slow enough that the game is still live when the signal arrives.
       upstream = await startUpstream({ replay: [GAME?.file ?? ''], speed: 50, logger: silentLogger });

@@ -36,6 +36,7 @@ const summary = (c: CourtsideClient, i: number, lane: 'live' | 'on-demand' = 'on
 describe('the on-demand upstream budget', () => {
   it('sends at most its burst at once and refuses the rest with the time to retry, sending nothing', async () => {
     const c = client({ cache: false, onDemandRate: 5, onDemandBurst: 5, onDemandMaxWaitMs: 0 });
+    const started = Date.now();
     const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => summary(c, i)));
     const refused = outcomes.flatMap((o) =>
       o.status === 'rejected' && o.reason instanceof OnDemandBudgetError ? [o.reason] : [],
@@ -48,7 +49,10 @@ describe('the on-demand upstream budget', () => {
     }
     expect(upstream.requests.count((r) => r.path.endsWith('/summary'))).toBe(5);
     expect(c.budget()).toMatchObject({ rate: 5, burst: 5 });
-    expect(c.budget().tokens).toBeLessThan(1);
+    // The burst is spent: what is left is only what the time since refilled (5 a second), which
+    // on a loaded machine is more than nothing.
+    const { tokens } = c.budget();
+    expect(tokens).toBeLessThan(1 + (5 * (Date.now() - started)) / 1000);
   });
 
   it('waits for the budget when the wait is short, pacing the requests', async () => {

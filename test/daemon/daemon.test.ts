@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
 import type { ConfigFlags } from '../../src/daemon/config.js';
@@ -8,7 +8,7 @@ import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { bullPrefix, createRedisConnection, EVENTS_QUEUE, toJobId } from '../../workers/queues.js';
-import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { finishedSummaries, HAVE_FIXTURES, loadFixture, describeRecorded } from '../support/fixtures.js';
 import { getTestRedis, type TestRedis } from '../support/redis.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -59,7 +59,7 @@ function watchUntilEnd(url: string): {
   return { ws, events, first, ended, closed };
 }
 
-describe.skipIf(!HAVE_FIXTURES || !GAME)(`createDaemon ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`, () => {
+describeRecorded(!HAVE_FIXTURES || !GAME)(`createDaemon`, () => {
   let upstream: RunningUpstream | undefined;
   let daemon: Daemon | undefined;
   let redis: TestRedis | undefined;

@@ -7,7 +7,12 @@ import { testDaemonConfig } from '../support/daemon-config.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import {
+  finishedSummaries,
+  HAVE_FIXTURES,
+  NO_FIXTURES_REASON,
+  describeRecorded,
+} from '../support/fixtures.js';
 import { getTestRedis, type TestRedis } from '../support/redis.js';
 
 const SPEED = 1_000;
@@ -57,7 +62,7 @@ describe('serve --role', () => {
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES || !GAME || !REDIS)(
+describeRecorded(!HAVE_FIXTURES || !GAME || !REDIS)(
   `a poller and a gateway on one Redis ${HAVE_FIXTURES ? (REDIS ? '' : '(no Redis: see the warning above)') : NO_FIXTURES_REASON}`,
   () => {
     const daemons: Daemon[] = [];

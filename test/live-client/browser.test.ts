@@ -10,7 +10,7 @@ import { MENS_FINAL, startStack, type Stack } from '../cli/harness.js';
 import { commit, startServer } from '../server/gateway-harness.js';
 import { HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
 import { game, makeEvent } from '../support/events.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, itRecorded } from '../support/fixtures.js';
 
 /**
  * The library as a page loads it, in Debian's Chromium: imported from the daemon
@@ -46,8 +46,8 @@ describe.skipIf(!HAVE_CHROMIUM)(
       client = stack = server = bus = undefined;
     });
 
-    it.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
-      `follows a replayed game to its end, as the Node client does ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+    itRecorded(!HAVE_FIXTURES || !MENS_FINAL)(
+      `follows a replayed game to its end, as the Node client does`,
       async () => {
         stack = await startStack({ replay: [MENS_FINAL?.file ?? ''], speed: 400 });
         const gameId = stack.upstream.games[0]?.id ?? '';

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
 import { loadConfig } from '../../src/daemon/config.js';
@@ -9,7 +9,12 @@ import { startUpstream, type RunningUpstream } from '../../src/simulator/index.j
 import { parseAlertsConfig } from '../../workers/rules-file.js';
 import { createAlertWorker } from '../../workers/alerts/worker.js';
 import { createWebhookWorker } from '../../workers/webhooks/worker.js';
-import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import {
+  finishedSummaries,
+  HAVE_FIXTURES,
+  NO_FIXTURES_REASON,
+  describeRecorded,
+} from '../support/fixtures.js';
 import { startReceiver } from '../support/receiver.js';
 import { haveRedisServer } from '../support/redis-process.js';
 import { startRedisCluster, type RedisClusterSet } from '../support/redis-topology.js';
@@ -24,7 +29,7 @@ const HAVE_SERVER = await haveRedisServer();
 const GAME = finishedSummaries().find((f) => f.league === 'mens' && !f.qualifier.includes('roundtrip'));
 const SPEED = 1_000;
 
-describe.skipIf(!HAVE_SERVER || !HAVE_FIXTURES || !GAME)(
+describeRecorded(!HAVE_SERVER || !HAVE_FIXTURES || !GAME)(
   `a game on a Redis Cluster ${HAVE_SERVER ? (HAVE_FIXTURES ? '' : NO_FIXTURES_REASON) : '(redis-server not on PATH: the test starts its own cluster)'}`,
   () => {
     const closers: Array<() => Promise<void>> = [];

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent, PlayAddedData } from '../../src/model/events.js';
 import { loadConfig, type ConfigFlags } from '../../src/daemon/config.js';
@@ -8,7 +8,13 @@ import { createAlertWorker } from '../../workers/alerts/worker.js';
 import { parseAlertsConfig } from '../../workers/rules-file.js';
 import { createWebhookWorker } from '../../workers/webhooks/worker.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
-import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import {
+  finishedSummaries,
+  HAVE_FIXTURES,
+  loadFixture,
+  NO_FIXTURES_REASON,
+  describeRecorded,
+} from '../support/fixtures.js';
 import { startReceiver } from '../support/receiver.js';
 import { haveRedisServer } from '../support/redis-process.js';
 import { startSentinelSet, type SentinelSet } from '../support/redis-topology.js';
@@ -71,7 +77,7 @@ function longestSilence(arrivals: readonly number[]): number {
   return longest;
 }
 
-describe.skipIf(!HAVE_SERVER || !HAVE_FIXTURES || !GAME)(
+describeRecorded(!HAVE_SERVER || !HAVE_FIXTURES || !GAME)(
   `Sentinel failover mid-game ${HAVE_SERVER ? (HAVE_FIXTURES ? '' : NO_FIXTURES_REASON) : '(redis-server not on PATH: the test starts its own primary, replica and sentinels)'}`,
   () => {
     let set: SentinelSet | undefined;

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GameEvent, GameSnapshot, Score } from '../../src/model/events.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../src/simulator/index.js';
 import { MENS_FINAL, startDaemon } from '../cli/harness.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, describeRecorded } from '../support/fixtures.js';
 import { SseClient, TestClient, until, type SseMessage } from './gateway-harness.js';
 
 /**
@@ -95,8 +95,8 @@ function expectDelayedView(delayed: Step[], live: Step[], subscribedAt: number, 
   }
 }
 
-describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
-  `a delayed subscriber beside an undelayed one on a replayed game${HAVE_FIXTURES ? '' : ` (${NO_FIXTURES_REASON})`}`,
+describeRecorded(!HAVE_FIXTURES || !MENS_FINAL)(
+  `a delayed subscriber beside an undelayed one on a replayed game`,
   () => {
     let upstream: RunningUpstream | undefined;
     let daemon: Daemon | undefined;

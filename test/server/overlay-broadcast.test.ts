@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GameSituation, GameSnapshot } from '../../src/model/events.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -7,7 +7,7 @@ import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../s
 import { MENS_FINAL, startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
 import { HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
 import {
   LOWER_THIRD_MINIMUMS,
   SCOREBUG_MINIMUMS,
@@ -142,7 +142,7 @@ function leadChanges(game: SimulatedGame, from: number): RawPlay[] {
   return out;
 }
 
-describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
+describeRecorded(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
   `broadcast overlays on a replayed recorded game in Chromium ${SKIP_REASON}`,
   () => {
     let browser: Browser | undefined;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { GameSnapshot } from '../../src/model/events.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { scorebugColors } from '../../src/server/overlay/colors.js';
@@ -9,7 +9,7 @@ import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../s
 import { MENS_FINAL, startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
 import { ARTIFACTS, HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
 
 /**
  * The broadcast overlay in a real headless Chromium (Debian's, never a downloaded one) against a
@@ -60,7 +60,7 @@ function nextScoreChange(game: SimulatedGame, from: number): number {
   throw new Error('no score change left in the game');
 }
 
-describe.skipIf(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
+describeRecorded(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
   `overlay page in Chromium ${SKIP_REASON}`,
   () => {
     let browser: Browser | undefined;

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
+import { afterEach, expect, it } from 'vitest';
+import {
+  FIXTURES_DIR,
+  HAVE_FIXTURES,
+  NO_FIXTURES_REASON,
+  loadFixture,
+  describeRecorded,
+} from '../support/fixtures.js';
 import { NBA, TestClock, WNBA, closeAll, getJson, start } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */
@@ -16,7 +22,7 @@ const offsetsOf = (plays: any[]): number[] => {
   return t.map((x) => x - t0);
 };
 
-describe.skipIf(!HAVE_FIXTURES)(
+describeRecorded(!HAVE_FIXTURES)(
   `replaying a finished summary (${HAVE_FIXTURES ? FIXTURES_DIR : NO_FIXTURES_REASON})`,
   () => {
     it('goes pre → in with growing plays and scores → post with the final payload, and the scoreboard follows', async () => {

@@ -11,6 +11,7 @@ import {
   NO_FIXTURES_REASON,
   listFixtures,
   loadFixture,
+  describeRecorded,
 } from '../support/fixtures.js';
 import { NBA, TestClock, WNBA, closeAll, getJson, rosterAthleteId, start } from './helpers.js';
 
@@ -32,7 +33,7 @@ const paramsFor = (op: OperationSpec): Record<string, string> => {
   return params;
 };
 
-describe.skipIf(!HAVE_FIXTURES)(
+describeRecorded(!HAVE_FIXTURES)(
   `simulator serving recordings (${HAVE_FIXTURES ? FIXTURES_DIR : NO_FIXTURES_REASON})`,
   () => {
     it('answers every operation with 200 JSON', async () => {

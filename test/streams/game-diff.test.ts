@@ -7,7 +7,14 @@ import type { GameEvent } from '../../src/model/events.js';
 import { diffSummary, STALE_ACCEPT_AFTER } from '../../streams/game-diff.js';
 import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries, loadFixture } from '../support/fixtures.js';
+import {
+  HAVE_FIXTURES,
+  NO_FIXTURES_REASON,
+  finishedSummaries,
+  loadFixture,
+  describeRecorded,
+  itRecorded,
+} from '../support/fixtures.js';
 import { rawPlay, reconstructPlays, summary, type SummaryInput } from './helpers.js';
 import { orderViolations, replayByPolls } from './replay-helpers.js';
 
@@ -88,7 +95,7 @@ describe('diffSummary', () => {
     expect(events[0]?.type === 'play.added' && events[0].data.after).toBe('90001');
   });
 
-  it.skipIf(!HAVE_FIXTURES)(
+  itRecorded(!HAVE_FIXTURES)(
     'follows the header score, not the last play (recorded live game) ' +
       (HAVE_FIXTURES ? '' : NO_FIXTURES_REASON),
     () => {
@@ -666,8 +673,8 @@ const recorded = finishedSummaries();
  */
 const STEPS = ['reveal', 45_000, 5 * 60_000, 25 * 60_000, 60 * 60_000] as const;
 
-describe.skipIf(!HAVE_FIXTURES || recorded.length === 0)(
-  `diffSummary on replayed recorded games, poll by poll ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+describeRecorded(!HAVE_FIXTURES || recorded.length === 0)(
+  `diffSummary on replayed recorded games, poll by poll`,
   () => {
     const games = recorded.map((f) => ({
       name: f.file.split('/').slice(-2).join('/'),

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import { parsePlays } from '../../src/tables/index.js';
 import type { Alert } from '../../workers/alerts/types.js';
 import { defaultAlertsConfig } from '../../workers/rules-file.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../support/fixtures.js';
+import { HAVE_FIXTURES, finishedSummaries, describeRecorded } from '../support/fixtures.js';
 import { evaluateAll } from '../support/alert-rules.js';
 import { reconstructPlays } from './helpers.js';
 import { orderViolations, replayLive } from './replay-helpers.js';
@@ -29,8 +29,8 @@ const rules = defaultAlertsConfig().rules;
 /** The alerts the rules fire over one game's events, evaluated in order from a fresh state. */
 const alertsOf = (events: readonly GameEvent[]): Alert[] => evaluateAll(events, rules).alerts;
 
-describe.skipIf(!HAVE_FIXTURES || files.length === 0)(
-  `recorded games with plays entered late and scores corrected down ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+describeRecorded(!HAVE_FIXTURES || files.length === 0)(
+  `recorded games with plays entered late and scores corrected down`,
   () => {
     it(
       'rebuild exactly; late plays arrive as play.added after their predecessor; lower scores as corrections; alerts fire once',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fastcastReconnects, fastcastResyncs } from '../../src/core/metrics.js';
 import { parsePlays } from '../../src/tables/index.js';
 import type { GameEvent } from '../../src/model/events.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, finishedSummaries } from '../support/fixtures.js';
+import { HAVE_FIXTURES, finishedSummaries, describeRecorded } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
 import { orderViolations, playReveal, replayLive, revealOrderViolations } from './replay-helpers.js';
 
@@ -70,96 +70,93 @@ describe('the play order check', () => {
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES || files.length === 0)(
-  `recorded games through push ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
-  () => {
-    it(
-      'give the poll-only replay’s events under lost frames, bad patches, drops, 404s and CDN lag',
-      { timeout: 150_000 },
-      async () => {
-        const polled = await replayLive({ files, replayMs: REPLAY_MS, seed: 7, waitMs: WAIT_MS, cleanup });
-        const pushed = await replayLive({
-          files,
-          replayMs: REPLAY_MS,
-          seed: 7,
-          waitMs: WAIT_MS,
-          cleanup,
-          faults: PUSH_FAULTS,
-          push: { reconcileMs: 1500 },
-        });
-        const lateCounts: number[] = [];
-        for (const game of pushed.sim.games) {
-          const mine = pushed.events.filter((e) => e.gameId === game.id);
-          const theirs = polled.events.filter((e) => e.gameId === game.id);
-          // Nothing lost, repeated or taken back.
-          expect(reconstructPlays(mine)).toEqual(parsePlays(game.final));
-          expect(mine.filter((e) => e.type === 'play.removed' || e.type === 'play.updated')).toEqual([]);
-          expect(new Set(mine.map((e) => e.id)).size).toBe(mine.length);
-          expect(mine.map((e) => e.seq)).toEqual(mine.map((_, i) => i + 1));
-          expect(orderViolations(mine)).toEqual([]);
-          // The same events under the same ids and payloads. Periods, start and end: in the same
-          // order. (game.status, score.changed and situation.changed tell the game as it stood
-          // whenever the daemon looked, so they follow its sampling, by push or by poll.)
-          for (const kinds of [
-            ['period.started', 'period.ended'],
-            ['game.started', 'game.ended'],
-          ])
-            expect(ofTypes(mine, kinds).map(payload)).toEqual(ofTypes(theirs, kinds).map(payload));
+describeRecorded(!HAVE_FIXTURES || files.length === 0)(`recorded games through push`, () => {
+  it(
+    'give the poll-only replay’s events under lost frames, bad patches, drops, 404s and CDN lag',
+    { timeout: 150_000 },
+    async () => {
+      const polled = await replayLive({ files, replayMs: REPLAY_MS, seed: 7, waitMs: WAIT_MS, cleanup });
+      const pushed = await replayLive({
+        files,
+        replayMs: REPLAY_MS,
+        seed: 7,
+        waitMs: WAIT_MS,
+        cleanup,
+        faults: PUSH_FAULTS,
+        push: { reconcileMs: 1500 },
+      });
+      const lateCounts: number[] = [];
+      for (const game of pushed.sim.games) {
+        const mine = pushed.events.filter((e) => e.gameId === game.id);
+        const theirs = polled.events.filter((e) => e.gameId === game.id);
+        // Nothing lost, repeated or taken back.
+        expect(reconstructPlays(mine)).toEqual(parsePlays(game.final));
+        expect(mine.filter((e) => e.type === 'play.removed' || e.type === 'play.updated')).toEqual([]);
+        expect(new Set(mine.map((e) => e.id)).size).toBe(mine.length);
+        expect(mine.map((e) => e.seq)).toEqual(mine.map((_, i) => i + 1));
+        expect(orderViolations(mine)).toEqual([]);
+        // The same events under the same ids and payloads. Periods, start and end: in the same
+        // order. (game.status, score.changed and situation.changed tell the game as it stood
+        // whenever the daemon looked, so they follow its sampling, by push or by poll.)
+        for (const kinds of [
+          ['period.started', 'period.ended'],
+          ['game.started', 'game.ended'],
+        ])
+          expect(ofTypes(mine, kinds).map(payload)).toEqual(ofTypes(theirs, kinds).map(payload));
 
-          // Plays come in the order each daemon saw them revealed, one document's in list order:
-          // by push, document by document; by polling, all that one poll found at once. So each
-          // pair of plays comes in list order or in reveal order, and where the two agree (all but
-          // a few late plays), push and polling give the same order, the same `after` and `index`.
-          const reveal = playReveal(game.final);
-          expect(revealOrderViolations(addedIds(mine), reveal)).toEqual([]);
-          expect(revealOrderViolations(addedIds(theirs), reveal)).toEqual([]);
-          lateCounts.push(reveal.late.size);
-          expect(reveal.late.size).toBeLessThan(reveal.list.length / 20);
-          const onTime = (events: readonly GameEvent[]): GameEvent[] =>
-            events.filter(
-              (e) =>
-                (e.type === 'play.added' && !reveal.late.has(e.data.play.id as string)) ||
-                (e.type === 'winprob.changed' && !reveal.late.has(e.data.playId)),
-            );
-          expect(onTime(mine).map(payload)).toEqual(onTime(theirs).map(payload));
-          // The late plays: the same rows; only their `after` and `index` may differ (each names
-          // the play before it in the list as it stood then, so both rebuild the same list).
-          const lateRows = (events: readonly GameEvent[]): Map<string, unknown> =>
-            new Map(
-              events.flatMap((e) =>
-                e.type === 'play.added' && reveal.late.has(e.data.play.id as string)
-                  ? [[e.id, e.data.play] as const]
-                  : [],
-              ),
-            );
-          expect(lateRows(mine)).toEqual(lateRows(theirs));
-          // Win probability follows its play: in each daemon its order is the plays' order, and
-          // every value is the same event (previous value included) by push and by polling.
-          for (const events of [mine, theirs]) {
-            const valued = new Set(winprobIds(events));
-            expect(winprobIds(events)).toEqual(addedIds(events).filter((id) => valued.has(id)));
-          }
-          const byId = (events: readonly GameEvent[]) =>
-            new Map(ofTypes(events, ['winprob.changed']).map((e) => [e.id, payload(e)]));
-          expect(byId(mine)).toEqual(byId(theirs));
+        // Plays come in the order each daemon saw them revealed, one document's in list order:
+        // by push, document by document; by polling, all that one poll found at once. So each
+        // pair of plays comes in list order or in reveal order, and where the two agree (all but
+        // a few late plays), push and polling give the same order, the same `after` and `index`.
+        const reveal = playReveal(game.final);
+        expect(revealOrderViolations(addedIds(mine), reveal)).toEqual([]);
+        expect(revealOrderViolations(addedIds(theirs), reveal)).toEqual([]);
+        lateCounts.push(reveal.late.size);
+        expect(reveal.late.size).toBeLessThan(reveal.list.length / 20);
+        const onTime = (events: readonly GameEvent[]): GameEvent[] =>
+          events.filter(
+            (e) =>
+              (e.type === 'play.added' && !reveal.late.has(e.data.play.id as string)) ||
+              (e.type === 'winprob.changed' && !reveal.late.has(e.data.playId)),
+          );
+        expect(onTime(mine).map(payload)).toEqual(onTime(theirs).map(payload));
+        // The late plays: the same rows; only their `after` and `index` may differ (each names
+        // the play before it in the list as it stood then, so both rebuild the same list).
+        const lateRows = (events: readonly GameEvent[]): Map<string, unknown> =>
+          new Map(
+            events.flatMap((e) =>
+              e.type === 'play.added' && reveal.late.has(e.data.play.id as string)
+                ? [[e.id, e.data.play] as const]
+                : [],
+            ),
+          );
+        expect(lateRows(mine)).toEqual(lateRows(theirs));
+        // Win probability follows its play: in each daemon its order is the plays' order, and
+        // every value is the same event (previous value included) by push and by polling.
+        for (const events of [mine, theirs]) {
+          const valued = new Set(winprobIds(events));
+          expect(winprobIds(events)).toEqual(addedIds(events).filter((id) => valued.has(id)));
         }
-        // The replay does reveal plays out of list order: the comparison above is not vacuous.
-        expect(lateCounts.some((n) => n > 0)).toBe(true);
-        // Push served the games: fewer summary requests than polling every 100 ms, even with the
-        // faults sending every game back to polling again and again.
-        const summaries = (sim: typeof pushed.sim): number =>
-          sim.requests.count((r) => r.path.endsWith('/summary'));
-        expect(summaries(pushed.sim)).toBeLessThan(summaries(polled.sim) / 2);
-        // The faults did happen: topics were resynced and sockets opened again.
-        const total = async (c: typeof fastcastResyncs): Promise<number> =>
-          (await c.get()).values.reduce((n, v) => n + v.value, 0);
-        expect(await total(fastcastResyncs)).toBeGreaterThan(0);
-        expect(await total(fastcastReconnects)).toBeGreaterThan(0);
-        const feeds = pushed.engine.status().filter((s) => s.poller === 'summary');
-        // Every game's poller reports how it is fed (an empty list would prove nothing).
-        expect(feeds.map((s) => s.gameId).sort()).toEqual(pushed.sim.games.map((g) => g.id).sort());
-        expect(feeds.every((s) => s.feed !== undefined)).toBe(true);
-      },
-    );
-  },
-);
+        const byId = (events: readonly GameEvent[]) =>
+          new Map(ofTypes(events, ['winprob.changed']).map((e) => [e.id, payload(e)]));
+        expect(byId(mine)).toEqual(byId(theirs));
+      }
+      // The replay does reveal plays out of list order: the comparison above is not vacuous.
+      expect(lateCounts.some((n) => n > 0)).toBe(true);
+      // Push served the games: fewer summary requests than polling every 100 ms, even with the
+      // faults sending every game back to polling again and again.
+      const summaries = (sim: typeof pushed.sim): number =>
+        sim.requests.count((r) => r.path.endsWith('/summary'));
+      expect(summaries(pushed.sim)).toBeLessThan(summaries(polled.sim) / 2);
+      // The faults did happen: topics were resynced and sockets opened again.
+      const total = async (c: typeof fastcastResyncs): Promise<number> =>
+        (await c.get()).values.reduce((n, v) => n + v.value, 0);
+      expect(await total(fastcastResyncs)).toBeGreaterThan(0);
+      expect(await total(fastcastReconnects)).toBeGreaterThan(0);
+      const feeds = pushed.engine.status().filter((s) => s.poller === 'summary');
+      // Every game's poller reports how it is fed (an empty list would prove nothing).
+      expect(feeds.map((s) => s.gameId).sort()).toEqual(pushed.sim.games.map((g) => g.id).sort());
+      expect(feeds.every((s) => s.feed !== undefined)).toBe(true);
+    },
+  );
+});

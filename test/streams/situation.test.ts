@@ -10,7 +10,7 @@ import { computeSituation, emptySituation } from '../../streams/situation.js';
 import { classifyPlay } from '../../streams/situation-rules.js';
 import { readRoster } from '../../streams/situation-roster.js';
 import { readSummaryHeader } from '../../streams/summary-header.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures, loadFixture } from '../support/fixtures.js';
+import { HAVE_FIXTURES, listFixtures, loadFixture, describeRecorded } from '../support/fixtures.js';
 import { playRow, rawPlay, summary } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
@@ -476,8 +476,7 @@ describe('situation.changed through the diff', () => {
 
 const recorded = listFixtures().filter((f) => f.suffix === 'summary' && !f.qualifier.includes('pre'));
 
-if (!HAVE_FIXTURES) console.warn(`[skip] situation on recorded games: ${NO_FIXTURES_REASON}`);
-describe.skipIf(!HAVE_FIXTURES || recorded.length === 0)('the situation on every recorded game', () => {
+describeRecorded(!HAVE_FIXTURES || recorded.length === 0)('the situation on every recorded game', () => {
   const games = recorded.map((f) => {
     const raw = loadFixture<Json>(f.file.split('/').slice(-2).join('/'));
     const h = readSummaryHeader(raw, f.file);

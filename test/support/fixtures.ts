@@ -2,19 +2,56 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { League } from '../../src/core/leagues.js';
+import { describe, it, type TestFunction, type TestOptions } from 'vitest';
 
 /**
- * Recorded ESPN payloads are third-party data kept in ../shared/fixtures/espn beside the
- * repository; tests read them from there and skip, saying why, when the folder is absent.
+ * Recorded ESPN payloads are third-party data, not part of the repository: tests read them from
+ * COURTSIDE_FIXTURES, else from ../shared/fixtures/espn beside the repository, and skip without
+ * them. The skips are counted once for the whole run (test/support/skip-summary-reporter.ts).
  */
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURES_DIR = resolve(
   process.env.COURTSIDE_FIXTURES ?? join(here, '..', '..', '..', 'shared', 'fixtures', 'espn'),
 );
 export const HAVE_FIXTURES = existsSync(join(FIXTURES_DIR, 'mens'));
-export const NO_FIXTURES_REASON = `recorded ESPN payloads not found at ${FIXTURES_DIR} (set COURTSIDE_FIXTURES or place ../shared beside the repository)`;
+export const NO_FIXTURES_REASON = `recorded ESPN payloads not found at ${FIXTURES_DIR}`;
+/** How a contributor gets them: said once, under the count of the tests that skipped. */
+export const FIXTURES_HINT =
+  'record them with `courtside record --out <dir>` (needs the network) and set COURTSIDE_FIXTURES=<dir>; see "Tests" in README.md';
 
-if (!HAVE_FIXTURES) console.warn(`[skip] ${NO_FIXTURES_REASON}`);
+/** The meta a test skipped for want of recorded payloads carries, for the run's summary. */
+export const SKIPPED_FOR_RECORDINGS = 'recorded-payloads';
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** Why the test was skipped, when a reporter should count it. */
+    skippedFor?: string;
+  }
+}
+
+function recordedOptions(skip: boolean, timeout: number | undefined): TestOptions {
+  return {
+    skip,
+    ...(timeout !== undefined ? { timeout } : {}),
+    ...(skip && !HAVE_FIXTURES ? { meta: { skippedFor: SKIPPED_FOR_RECORDINGS } } : {}),
+  };
+}
+
+/**
+ * `describe.skipIf(skip)` for tests that read recorded payloads (`skip` includes
+ * `!HAVE_FIXTURES`): skipped without them, they are counted in the run's one-line summary.
+ */
+export function describeRecorded(skip: boolean) {
+  return (name: string, fn: () => void, timeout?: number): void => {
+    describe(name, recordedOptions(skip, timeout), fn);
+  };
+}
+
+/** `it.skipIf(skip)` for a test that reads recorded payloads; see `describeRecorded`. */
+export function itRecorded(skip: boolean) {
+  return (name: string, fn: TestFunction, timeout?: number): void =>
+    it(name, recordedOptions(skip, timeout), fn);
+}
 
 export interface FixtureFile {
   league: League;

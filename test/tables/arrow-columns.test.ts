@@ -5,7 +5,7 @@ import { OPERATIONS } from '../../src/espn/operations.js';
 import { frameToArrow, frameToRows, type Frame } from '../../src/tables/frame.js';
 import { parseOperation, tableToIpc, type Row } from '../../src/tables/index.js';
 import type { Cell } from '../../src/tables/schema.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures, loadFixture } from '../support/fixtures.js';
+import { HAVE_FIXTURES, listFixtures, loadFixture, describeRecorded } from '../support/fixtures.js';
 import { makePlay } from './helpers.js';
 
 /** UTF-8 bytes as a string of one character per byte: text compared byte for byte, quickly. */
@@ -57,22 +57,20 @@ function expectSameCells(
   }
 }
 
-describe.skipIf(!HAVE_FIXTURES)(
-  `Arrow and rows flavours on every recorded payload (${NO_FIXTURES_REASON})`,
-  () => {
-    const cases = listFixtures()
-      .map((f) => ({ ...f, operation: `${f.league}_${f.suffix}` }))
-      .filter((f) => OPERATIONS.has(f.operation));
+describeRecorded(!HAVE_FIXTURES)('Arrow and rows flavours on every recorded payload', () => {
+  const cases = listFixtures()
+    .map((f) => ({ ...f, operation: `${f.league}_${f.suffix}` }))
+    .filter((f) => OPERATIONS.has(f.operation));
 
-    it('covers the recorded summaries of both leagues', () => {
-      const summaries = cases.filter((f) => f.suffix === 'summary');
-      expect(summaries.filter((f) => f.league === 'mens').length).toBeGreaterThan(0);
-      expect(summaries.filter((f) => f.league === 'womens').length).toBeGreaterThan(0);
-    });
+  it('covers the recorded summaries of both leagues', () => {
+    const summaries = cases.filter((f) => f.suffix === 'summary');
+    expect(summaries.filter((f) => f.league === 'mens').length).toBeGreaterThan(0);
+    expect(summaries.filter((f) => f.league === 'womens').length).toBeGreaterThan(0);
+  });
 
-    it.each(
-      cases.map((f) => [`${f.league}/${f.suffix}${f.qualifier ? `__${f.qualifier}` : ''}`, f] as const),
-    )('%s: every cell of every table agrees', (_, f) => {
+  it.each(cases.map((f) => [`${f.league}/${f.suffix}${f.qualifier ? `__${f.qualifier}` : ''}`, f] as const))(
+    '%s: every cell of every table agrees',
+    (_, f) => {
       const raw = loadFixture(`${f.league}/${f.file.split('/').pop() as string}`);
       const arrow = parseOperation(f.operation, raw) as Table | Record<string, Table>;
       const rows = parseOperation(f.operation, raw, { flavour: 'rows' }) as Row[] | Record<string, Row[]>;
@@ -86,9 +84,9 @@ describe.skipIf(!HAVE_FIXTURES)(
         cells += columns.length * tableRows.length;
       }
       if (f.suffix === 'summary' && !f.qualifier.includes('pre')) expect(cells).toBeGreaterThan(1000);
-    });
-  },
-);
+    },
+  );
+});
 
 /** The Arrow and rows flavours of a frame given column by column. */
 function bothFlavours(

@@ -3,15 +3,14 @@ import { LEAGUES } from '../../src/core/leagues.js';
 import { isOperationName, operationName } from '../../src/espn/operations.js';
 import { LEAGUE_GENERATORS } from '../../src/simulator/generated-payloads.js';
 import { columnsFor, parseOperation, type Row } from '../../src/tables/index.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, describeRecorded } from '../support/fixtures.js';
 import { fixturesOf } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const rowsOf = (op: string, raw: unknown) => parseOperation(op, raw, { flavour: 'rows' }) as Row[];
 
-describe.skipIf(!HAVE_FIXTURES)('calendar: the real date list', () => {
-  if (!HAVE_FIXTURES) it.skip(NO_FIXTURES_REASON, () => {});
+describeRecorded(!HAVE_FIXTURES)('calendar: the real date list', () => {
   for (const { name, raw, fixture } of fixturesOf('scoreboard')) {
     const dates: string[] = (raw as Json).leagues[0].calendar;
     const op = `${fixture.league}_calendar`;

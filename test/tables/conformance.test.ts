@@ -1,5 +1,5 @@
 import type { Table } from 'apache-arrow';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/espn/operations.js';
 import { columnsFor, parseFrames, parseOperation, type Frame, type Row } from '../../src/tables/index.js';
 import {
@@ -8,7 +8,7 @@ import {
   tableColumns,
   type ColumnType,
 } from '../../src/tables/schema.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures } from '../support/fixtures.js';
+import { HAVE_FIXTURES, listFixtures, describeRecorded } from '../support/fixtures.js';
 import { fixturesOf } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -69,8 +69,7 @@ function fixedColumns(operation: string, table?: string): readonly string[] | un
   return columnsFor(operation, table);
 }
 
-describe.skipIf(!HAVE_FIXTURES)('every recorded payload yields its tables', () => {
-  if (!HAVE_FIXTURES) it.skip(NO_FIXTURES_REASON, () => {});
+describeRecorded(!HAVE_FIXTURES)('every recorded payload yields its tables', () => {
   for (const fixture of listFixtures()) {
     const operation = `${fixture.league}_${fixture.suffix}`;
     const label = `${fixture.league}/${fixture.suffix}${fixture.qualifier ? `__${fixture.qualifier}` : ''}`;
@@ -106,7 +105,7 @@ describe.skipIf(!HAVE_FIXTURES)('every recorded payload yields its tables', () =
 });
 
 /** Values checked against the raw payloads, table by table. */
-describe.skipIf(!HAVE_FIXTURES)('values match the raw payloads', () => {
+describeRecorded(!HAVE_FIXTURES)('values match the raw payloads', () => {
   const rowsOf = (operation: string, raw: unknown, table?: string) =>
     parseOperation(operation, raw, { flavour: 'rows', ...(table ? { table } : {}) }) as Row[];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlays, parseWinprobability } from '../../src/tables/index.js';
 import { tableColumns } from '../../src/tables/schema.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, describeRecorded } from '../support/fixtures.js';
 import { fixturesOf, makePlay } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -68,8 +68,7 @@ describe('parsePlays', () => {
     }
   });
 
-  describe.skipIf(!HAVE_FIXTURES)('recorded summaries', () => {
-    if (!HAVE_FIXTURES) it.skip(NO_FIXTURES_REASON, () => {});
+  describeRecorded(!HAVE_FIXTURES)('recorded summaries', () => {
     for (const { name, raw } of fixturesOf('summary')) {
       it(`${name}: one row per play, last play's scores match the header's score`, () => {
         const payload = raw as Json;
@@ -109,7 +108,7 @@ describe('parseWinprobability', () => {
       expect(parseWinprobability(raw)).toEqual([]);
   });
 
-  describe.skipIf(!HAVE_FIXTURES)('recorded summaries', () => {
+  describeRecorded(!HAVE_FIXTURES)('recorded summaries', () => {
     for (const { name, raw } of fixturesOf('summary')) {
       it(`${name}: one row per entry, each play id among the plays`, () => {
         const payload = raw as Json;

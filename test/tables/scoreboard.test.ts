@@ -1,7 +1,7 @@
 import type { Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { columnsFor, parseOperation, parseScoreboard } from '../../src/tables/index.js';
-import { HAVE_FIXTURES } from '../support/fixtures.js';
+import { HAVE_FIXTURES, describeRecorded } from '../support/fixtures.js';
 import { fixturesOf, makeScoreboardEvent } from './helpers.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -83,7 +83,7 @@ describe('parseScoreboard', () => {
     }
   });
 
-  describe.skipIf(!HAVE_FIXTURES)('recorded scoreboards', () => {
+  describeRecorded(!HAVE_FIXTURES)('recorded scoreboards', () => {
     for (const { name, raw, fixture } of fixturesOf('scoreboard')) {
       it(`${name}: one row per event, values from the payload`, () => {
         const payload = raw as Json;

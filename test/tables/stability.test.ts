@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/espn/operations.js';
 import { columnsFor, parseOperation } from '../../src/tables/index.js';
 import { SUMMARY_TABLE_NAMES } from '../../src/tables/schema.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures } from '../support/fixtures.js';
+import { HAVE_FIXTURES, listFixtures, describeRecorded } from '../support/fixtures.js';
 import { fixturesOf } from './helpers.js';
 import { createRandom } from '../../src/simulator/random.js';
 
@@ -59,8 +59,7 @@ describe('every operation has a declared table', () => {
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES)('Arrow schemas do not depend on the payload', () => {
-  if (!HAVE_FIXTURES) it.skip(NO_FIXTURES_REASON, () => {});
+describeRecorded(!HAVE_FIXTURES)('Arrow schemas do not depend on the payload', () => {
   const recorded = recordedByOperation();
 
   for (const [op, payloads] of recorded) {

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/espn/operations.js';
 import { parseOperation, type Row } from '../../src/tables/index.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, listFixtures } from '../support/fixtures.js';
+import { HAVE_FIXTURES, listFixtures, describeRecorded } from '../support/fixtures.js';
 import { fixturesOf } from './helpers.js';
 
 /**
@@ -27,9 +27,7 @@ const hrefs = (logos: unknown): string | null => {
   return list.length ? list.join('|') : null;
 };
 
-describe.skipIf(!HAVE_FIXTURES)('numeric columns fall back to the number displayValue shows', () => {
-  if (!HAVE_FIXTURES) it.skip(NO_FIXTURES_REASON, () => {});
-
+describeRecorded(!HAVE_FIXTURES)('numeric columns fall back to the number displayValue shows', () => {
   it('the strict reading: "32" and "50.6" are numbers, "45-89" is not', () => {
     expect([shown('32'), shown('50.6'), shown('.683'), shown('45-89'), shown('W2'), shown('-')]).toEqual([
       32,
@@ -112,7 +110,7 @@ describe.skipIf(!HAVE_FIXTURES)('numeric columns fall back to the number display
   }
 });
 
-describe.skipIf(!HAVE_FIXTURES)('shot coordinates: sentinels are null', () => {
+describeRecorded(!HAVE_FIXTURES)('shot coordinates: sentinels are null', () => {
   for (const { name, raw, fixture } of fixturesOf('summary')) {
     it(`${name}: every play's coordinates, sentinels counted`, () => {
       const plays: Json[] = (raw as Json).plays ?? [];
@@ -133,7 +131,7 @@ describe.skipIf(!HAVE_FIXTURES)('shot coordinates: sentinels are null', () => {
   }
 });
 
-describe.skipIf(!HAVE_FIXTURES)('lists: logo lists are |-joined URLs, every other list is JSON', () => {
+describeRecorded(!HAVE_FIXTURES)('lists: logo lists are |-joined URLs, every other list is JSON', () => {
   /** Every table of every recorded payload, with its rows. */
   const tables = listFixtures().flatMap((fixture) => {
     const op = `${fixture.league}_${fixture.suffix}`;

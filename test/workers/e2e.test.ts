@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -6,7 +6,7 @@ import { createEngine, type Engine } from '../../streams/engine.js';
 import type { GameEvent } from '../../src/model/events.js';
 import type { Alert } from '../../workers/alerts/types.js';
 import { verifySignature } from '../../workers/webhooks/signature.js';
-import { finishedSummaries, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { finishedSummaries, HAVE_FIXTURES, loadFixture, describeRecorded } from '../support/fixtures.js';
 import { getTestRedis, type TestRedis } from '../support/redis.js';
 import { SECRET, startPipeline } from './pipeline.js';
 import { startReceiver } from '../support/receiver.js';
@@ -62,8 +62,8 @@ function fromRecording(relative: string): {
   };
 }
 
-describe.skipIf(!HAVE_FIXTURES || !redisAvailable || GAMES.length === 0)(
-  `replayed real games end to end ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+describeRecorded(!HAVE_FIXTURES || !redisAvailable || GAMES.length === 0)(
+  `replayed real games end to end`,
   () => {
     const closers: Array<() => Promise<void>> = [];
     let redis: TestRedis | undefined;

@@ -117,14 +117,14 @@ export function createChatDelivery(options: ChatDeliveryOptions) {
     if ((await options.commands.exists(sentKey)) === 1) return { status: 0 };
     const request = chatRequest(sub, job.data.payload as Alert);
     for (let limited = 0; ;) {
-      const wait = await pacer.reserve(destination, spacing);
+      const { waitMs: wait, seq } = await pacer.reserve(destination, spacing);
       if (wait > maxInlineWaitMs) {
         return toDelayed(job, token, Date.now() + wait, { slotAt: Date.now() + wait });
       }
       if (wait > 0) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         // Another worker learnt of a limit while this one waited: take a slot after it.
-        if ((await pacer.heldFor(destination)) > 0) continue;
+        if ((await pacer.heldFor(destination, seq)) > 0) continue;
       }
       let answer;
       try {
@@ -145,8 +145,12 @@ export function createChatDelivery(options: ChatDeliveryOptions) {
       const reason = 'reason' in outcome ? redact(outcome.reason, secrets) : '';
       switch (outcome.type) {
         case 'sent':
+          // The budget first: another worker may be about to reserve against it.
+          if (outcome.bucket) {
+            const { remaining, resetAfterMs } = outcome.bucket;
+            await pacer.answered(destination, seq, remaining, resetAfterMs);
+          }
           await options.commands.set(sentKey, '1', 'EX', SENT_TTL_SECONDS);
-          if (outcome.holdMs) await pacer.hold(destination, outcome.holdMs);
           webhookDeliveries.inc({ outcome: 'delivered' });
           options.onDelivered?.(job.data, answer.status);
           return { status: answer.status };

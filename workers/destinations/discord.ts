@@ -51,11 +51,11 @@ export const discord: Destination<SubscriberOf<'discord'>> = {
   read(answer) {
     const body = json(answer);
     if (answer.status >= 200 && answer.status < 300) {
-      // The bucket is spent: hold the next request until it resets rather than earn a 429.
+      // What is left of the bucket: the pacing sends no more than that before it resets.
       const remaining = header(answer, 'x-ratelimit-remaining');
-      const resetAfter = secondsToMs(header(answer, 'x-ratelimit-reset-after'));
-      return remaining === '0' && resetAfter !== undefined
-        ? { type: 'sent', holdMs: resetAfter }
+      const resetAfterMs = secondsToMs(header(answer, 'x-ratelimit-reset-after'));
+      return remaining !== undefined && /^\d+$/.test(remaining) && resetAfterMs !== undefined
+        ? { type: 'sent', bucket: { remaining: Number(remaining), resetAfterMs } }
         : { type: 'sent' };
     }
     const message = typeof body?.message === 'string' ? body.message : answer.text;

@@ -22,8 +22,8 @@ export interface Answer {
 export type Outcome =
   | {
       type: 'sent';
-      /** The destination's budget is spent for this long: hold its next request (Discord's headers). */
-      holdMs?: number;
+      /** What the platform says is left of the destination's budget (Discord's headers). */
+      bucket?: { remaining: number; resetAfterMs: number };
     }
   | { type: 'rate-limited'; waitMs: number; reason: string }
   | { type: 'permanent'; reason: string }

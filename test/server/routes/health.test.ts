@@ -3,7 +3,7 @@ import { createClient } from '../../../src/client/client.js';
 import { UpstreamBlockedError } from '../../../src/core/errors.js';
 import { createUpstreamTracker } from '../../../src/server/routes/index.js';
 import { describeUpstreamFailure } from '../../../src/server/routes/upstream-notice.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
+
 import { startApi, type ApiHarness } from './helpers.js';
 
 interface Health {
@@ -18,7 +18,7 @@ interface Health {
   pollers: unknown[];
 }
 
-describe.skipIf(!HAVE_FIXTURES)(`GET /healthz ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`, () => {
+describe(`GET /healthz`, () => {
   let api: ApiHarness;
   let redisUp = true;
   beforeAll(async () => {
@@ -100,49 +100,46 @@ describe('upstream tracker', () => {
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES)(
-  `GET /healthz with a blocked User-Agent ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
-  () => {
-    let api: ApiHarness;
-    beforeAll(async () => {
-      api = await startApi({ userAgent: 'MyApp/1.0' });
-    });
-    afterAll(async () => {
-      await api?.close();
-    });
+describe(`GET /healthz with a blocked User-Agent`, () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApi({ userAgent: 'MyApp/1.0' });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
 
-    it('answers 503 naming the agent and the accepted form, until a call succeeds again', async () => {
-      expect((await (await fetch(`${api.url}/healthz`)).json()) as Health).toMatchObject({
-        status: 'ok',
-        upstream: { blocked: null },
-      });
-      const refused = await fetch(`${api.url}/v1/ops/mens_news`);
-      expect(refused.status).toBe(502);
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('UPSTREAM_BLOCKED');
-
-      const res = await fetch(`${api.url}/healthz`);
-      expect(res.status).toBe(503);
-      const body = (await res.json()) as Health;
-      expect(body.status).toBe('unhealthy');
-      // The edge answered: reachable, and blocked.
-      expect(body.upstream.reachable).toBe(true);
-      expect(body.upstream.blocked?.userAgent).toBe('MyApp/1.0');
-      expect(body.upstream.blocked?.message).toMatch(/accepts agents of the form "Name\/version \(\+https/);
-      expect(Date.parse(body.upstream.blocked?.since ?? '')).not.toBeNaN();
-
-      // The same tracker sees a call with an accepted agent succeed: the block is over.
-      const accepted = createClient({ upstream: api.upstream.url, cache: false });
-      try {
-        await api.tracker.wrap(accepted).call('mens_news');
-      } finally {
-        await accepted.close();
-      }
-      const after = await fetch(`${api.url}/healthz`);
-      expect(after.status).toBe(200);
-      expect(((await after.json()) as Health).upstream.blocked).toBeNull();
+  it('answers 503 naming the agent and the accepted form, until a call succeeds again', async () => {
+    expect((await (await fetch(`${api.url}/healthz`)).json()) as Health).toMatchObject({
+      status: 'ok',
+      upstream: { blocked: null },
     });
-  },
-);
+    const refused = await fetch(`${api.url}/v1/ops/mens_news`);
+    expect(refused.status).toBe(502);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('UPSTREAM_BLOCKED');
+
+    const res = await fetch(`${api.url}/healthz`);
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as Health;
+    expect(body.status).toBe('unhealthy');
+    // The edge answered: reachable, and blocked.
+    expect(body.upstream.reachable).toBe(true);
+    expect(body.upstream.blocked?.userAgent).toBe('MyApp/1.0');
+    expect(body.upstream.blocked?.message).toMatch(/accepts agents of the form "Name\/version \(\+https/);
+    expect(Date.parse(body.upstream.blocked?.since ?? '')).not.toBeNaN();
+
+    // The same tracker sees a call with an accepted agent succeed: the block is over.
+    const accepted = createClient({ upstream: api.upstream.url, cache: false });
+    try {
+      await api.tracker.wrap(accepted).call('mens_news');
+    } finally {
+      await accepted.close();
+    }
+    const after = await fetch(`${api.url}/healthz`);
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as Health).upstream.blocked).toBeNull();
+  });
+});
 
 describe('the start-up notice of a block', () => {
   it('says the upstream blocks the agent, naming it and the accepted form', () => {

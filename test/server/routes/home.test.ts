@@ -6,7 +6,7 @@ import { createMemoryBus } from '../../../src/bus/memory.js';
 import { createClient } from '../../../src/client/client.js';
 import { createSnapshotSource } from '../../../streams/snapshot-source.js';
 import { HOME_DOCS } from '../../../src/server/routes/index.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
+
 import { fixedSnapshots, snapshot, startApi, type ApiHarness } from './helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -28,7 +28,7 @@ describe('home page docs list', () => {
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES)(`GET / ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`, () => {
+describe(`GET /`, () => {
   let api: ApiHarness | undefined;
   afterEach(async () => {
     await api?.close();

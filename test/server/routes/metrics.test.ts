@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../../src/core/metrics.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
+
 import { startApi, type ApiHarness } from './helpers.js';
 
-describe.skipIf(!HAVE_FIXTURES)(`GET /metrics ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`, () => {
+describe(`GET /metrics`, () => {
   let api: ApiHarness;
   beforeAll(async () => {
     api = await startApi();

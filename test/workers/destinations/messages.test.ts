@@ -183,19 +183,22 @@ describe('reading the platforms answers', () => {
     ).toMatchObject({ type: 'rate-limited', waitMs: 2000 });
   });
 
-  it('holds a Discord webhook whose bucket is spent', () => {
+  it("reads what is left of a Discord webhook's bucket", () => {
     expect(
       readAnswer(
         'discord',
         answer(200, { id: '1' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '1.250' }),
       ),
-    ).toEqual({ type: 'sent', holdMs: 1250 });
+    ).toEqual({ type: 'sent', bucket: { remaining: 0, resetAfterMs: 1250 } });
     expect(
       readAnswer(
         'discord',
         answer(200, { id: '1' }, { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset-after': '1.250' }),
       ),
-    ).toEqual({ type: 'sent' });
+    ).toEqual({ type: 'sent', bucket: { remaining: 3, resetAfterMs: 1250 } });
+    expect(readAnswer('discord', answer(200, { id: '1' }, { 'x-ratelimit-remaining': 'lots' }))).toEqual({
+      type: 'sent',
+    });
   });
 
   it('quotes the platform message on permanent errors and retries 5xx', () => {

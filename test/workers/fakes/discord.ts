@@ -6,7 +6,8 @@ export const DISCORD_WEBHOOK_PATH = '/api/webhooks/1234567890/fake-webhook-token
  * Discord's Execute Webhook as documented: with `?wait=true` a 200 and the message object;
  * `X-RateLimit-*` headers on every answer; a 429 with JSON `retry_after` (seconds) and
  * `Retry-After`; JSON errors `{message, code}` (10015 Unknown Webhook, 50027 Invalid Webhook
- * Token). The rate limit is the bucket the headers describe.
+ * Token). The rate limit is the bucket the headers describe: `count` requests, refilled whole
+ * `windowMs` after the first.
  */
 export function startFakeDiscord(
   script?: (req: FakeRequest) => Fault | null,
@@ -19,22 +20,16 @@ export function startFakeDiscord(
     'x-ratelimit-reset-after': resetAfterS.toFixed(3),
     'x-ratelimit-bucket': 'fakebucket',
   });
-  // The fake tracks its own bucket for the headers: what a real webhook reports.
-  const sent: number[] = [];
   return startFakePlatform(
     {
       route: (method, path) => method === 'POST' && path.split('?')[0] === DISCORD_WEBHOOK_PATH,
       ok(req) {
-        const now = performance.now();
-        while (sent.length > 0 && sent[0]! <= now - bucket.windowMs) sent.shift();
-        sent.push(now);
-        const remaining = Math.max(0, bucket.count - sent.length);
-        const resetAfter = (sent[0]! + bucket.windowMs - now) / 1000;
+        const { remaining, resetAfterS } = req.bucket!;
         id += 1n;
         const body = JSON.parse(req.body) as Record<string, unknown>;
         return {
           status: 200,
-          headers: { ...JSON_TYPE, ...rateHeaders(remaining, resetAfter) },
+          headers: { ...JSON_TYPE, ...rateHeaders(remaining, resetAfterS) },
           body: JSON.stringify({
             id: String(id),
             type: 0,

@@ -20,6 +20,14 @@ export interface FakeRequest {
   headers: IncomingHttpHeaders;
   body: string;
   status: number;
+  /** The rate-limit bucket as this request left it, when the fake has one (what headers report). */
+  bucket?: BucketState;
+}
+
+/** A fixed-window bucket after a request: requests left in it and seconds until it refills. */
+export interface BucketState {
+  remaining: number;
+  resetAfterS: number;
 }
 
 export interface Reply {
@@ -47,8 +55,11 @@ export interface FakePlatform {
 
 /**
  * A real HTTP server on loopback that answers the way one chat platform does. `script` picks a
- * fault (or none) per request; `limit` adds a real rate limit of its own (at most `count`
- * requests per `windowMs`), answered with the platform's 429.
+ * fault (or none) per request; `limit` adds a real rate limit of its own, answered with the
+ * platform's 429: a bucket of `count` requests that opens with the first request and refills
+ * whole `windowMs` later, as Discord's `X-RateLimit-Remaining` / `Reset-After` describe it. The
+ * bucket is counted at arrival, on one clock, and handed to `ok` so the headers report exactly
+ * what the limiter enforces.
  */
 export async function startFakePlatform(
   answers: PlatformAnswers,
@@ -56,7 +67,8 @@ export async function startFakePlatform(
   limit?: { count: number; windowMs: number; retryAfterS?: number },
 ): Promise<FakePlatform> {
   const requests: FakeRequest[] = [];
-  const accepted: number[] = [];
+  let opened = -Infinity;
+  let used = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -86,13 +98,19 @@ export async function startFakePlatform(
       }
       if (limit) {
         const now = performance.now();
-        while (accepted.length > 0 && accepted[0]! <= now - limit.windowMs) accepted.shift();
-        if (accepted.length >= limit.count) {
-          const waitS = Math.max(0.001, (accepted[0]! + limit.windowMs - now) / 1000);
-          answer(answers.fault({ kind: 'rate-limit', retryAfterS: limit.retryAfterS ?? waitS }, request));
+        if (now >= opened + limit.windowMs) {
+          opened = now;
+          used = 0;
+        }
+        const resetAfterS = Math.max(0.001, (opened + limit.windowMs - now) / 1000);
+        if (used >= limit.count) {
+          answer(
+            answers.fault({ kind: 'rate-limit', retryAfterS: limit.retryAfterS ?? resetAfterS }, request),
+          );
           return;
         }
-        accepted.push(now);
+        used += 1;
+        request.bucket = { remaining: limit.count - used, resetAfterS };
       }
       const delay = fault?.kind === 'slow' ? fault.ms : 0;
       setTimeout(() => answer(answers.ok(request)), delay);
