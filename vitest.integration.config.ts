@@ -69,6 +69,17 @@ export const INTEGRATION_FILES: readonly string[] = [
   'test/workers/destinations/examples-doc.test.ts',
   'test/workers/destinations/recorded-games.test.ts',
   'test/workers/e2e.test.ts',
+  // FastCast checked from outside and through the command line: daemons as child processes, the
+  // look-alike's bombs, doctor's ten-second watches, captures recorded and replayed in real time.
+  'test/cli/college-ops.test.ts',
+  'test/cli/doctor-lookalike.test.ts',
+  'test/cli/doctor-tls.test.ts',
+  'test/cli/doctor.test.ts',
+  'test/cli/record-push.test.ts',
+  'test/daemon/game-feed.test.ts',
+  'test/streams/push-bomb.test.ts',
+  'test/streams/push-lookalike-oddities.test.ts',
+  'test/streams/push-oddities.test.ts',
 ];
 
 /** The full soak (~13 minutes): `npm run test:reliability` only. */

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATIONS, type OperationSpec } from '../../src/espn/operations.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
 import { paramsFor, query, startApi, type ApiHarness } from '../server/routes/helpers.js';
 import { ROOT } from './harness.js';
 
@@ -51,9 +51,8 @@ function collegeParams(operation: OperationSpec): Record<string, string> {
   return params;
 }
 
-describe.skipIf(!HAVE_FIXTURES)(
+describeRecorded(!HAVE_FIXTURES)(
   `every college operation, from the CLI and the HTTP API (${HAVE_FIXTURES ? 'simulator' : NO_FIXTURES_REASON})`,
-  { timeout: 600_000 },
   () => {
     let api: ApiHarness;
     beforeAll(async () => {
@@ -158,4 +157,5 @@ describe.skipIf(!HAVE_FIXTURES)(
       expect(run.stderr).toContain('only as mens_player_info');
     });
   },
+  600_000,
 );

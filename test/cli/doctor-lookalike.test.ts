@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runDoctor } from '../../src/cli/doctor.js';
 import { startLookalike, type Lookalike, type LookalikeOptions } from '../support/fastcast-lookalike.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
 import { heldOutGame, replayCopies, type GameCopies } from '../support/game-copies.js';
 import { runCli } from './harness.js';
 
@@ -44,7 +44,7 @@ afterAll(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-describe.skipIf(!HAVE_FIXTURES || !file)(
+describeRecorded(!HAVE_FIXTURES || !file)(
   `courtside doctor against the FastCast look-alike ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
   () => {
     let copies: GameCopies;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkCheckpoint } from '../../src/espn/fastcast-checkpoint.js';
-import { HAVE_FIXTURES, loadFixture } from '../support/fixtures.js';
+import { HAVE_FIXTURES, loadFixture, itRecorded } from '../support/fixtures.js';
 
 const summary = (headerId: unknown, competitionId: unknown): Record<string, unknown> => ({
   header: { id: headerId, competitions: [{ id: competitionId, competitors: [] }] },
@@ -49,7 +49,7 @@ describe('checkCheckpoint', () => {
     expect(result.detail).toContain(words);
   });
 
-  it.skipIf(!HAVE_FIXTURES)('accepts a recorded live summary for its own game and no other', () => {
+  itRecorded(!HAVE_FIXTURES)('accepts a recorded live summary for its own game and no other', () => {
     const live = loadFixture('mens/summary__401705066_live.json');
     expect(checkCheckpoint(live, '401705066').ok).toBe(true);
     expect(checkCheckpoint({ pl: live }, '401705066').ok).toBe(true);

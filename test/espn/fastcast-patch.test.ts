@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PatchOperation } from '../../src/espn/fastcast-frames.js';
 import { applyBatch } from '../../src/espn/fastcast-patch.js';
 import { SUMMARY_READ_PARTS } from '../../src/espn/summary-parts.js';
-import { HAVE_FIXTURES, loadFixture } from '../support/fixtures.js';
+import { HAVE_FIXTURES, loadFixture, itRecorded } from '../support/fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- documents are free-form JSON */
 
@@ -76,7 +76,7 @@ describe('applyBatch', () => {
     expect(JSON.stringify(before)).toBe(frozen);
   });
 
-  it.skipIf(!HAVE_FIXTURES)(
+  itRecorded(!HAVE_FIXTURES)(
     'a recorded summary patched with absent odds keys mixed in reads as the same patch without them would give',
     () => {
       const live: any = loadFixture('mens/summary__401705066_live.json');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deflateBomb } from '../support/deflate-bomb.js';
 import { startLookalike } from '../support/fastcast-lookalike.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
 import { pushedServeArgs, startDaemonProcess } from '../support/daemon-process.js';
 import { awaitCopies, heldOutGame, replayCopies } from '../support/game-copies.js';
@@ -47,7 +47,7 @@ describe('the look-alike’s bomb', () => {
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES || !file)(
+describeRecorded(!HAVE_FIXTURES || !file)(
   `push against a frame that inflates to 1 GiB, from outside ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
   () => {
     it('leaves the daemon under 300 MB and its games live, nothing lost', { timeout: 120_000 }, async () => {

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { pushedServeArgs, startDaemonProcess } from '../support/daemon-process.js';
 import { startLookalike, type Lookalike, type LookalikeOptions } from '../support/fastcast-lookalike.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
 import { reconstructPlays } from './helpers.js';
 import { awaitCopies, heldOutGame, replayCopies, type GameCopies } from '../support/game-copies.js';
 import { anomalies, delays, quantile, watch, type Viewer } from '../support/play-viewer.js';
@@ -147,7 +147,7 @@ function slowPolls(r: Run, name: string, d: Map<string, number>): Array<[string,
     .filter(([, ms]) => !(ms <= SUMMARY_INTERVAL_MS + TIMER_SLACK_MS));
 }
 
-describe.skipIf(!HAVE_FIXTURES || !file)(
+describeRecorded(!HAVE_FIXTURES || !file)(
   `push against FastCast's oddities, from outside ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
   () => {
     it(

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/core/log.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';

@@ -11,6 +11,7 @@ import {
   NO_FIXTURES_REASON,
   finishedCollegeSummaries,
   loadFixture,
+  describeRecorded,
 } from '../support/fixtures.js';
 import { playRow, rawPlay, summary } from './helpers.js';
 
@@ -129,7 +130,7 @@ function sideOf(situation: GameSituation, team: string) {
   return situation.home.teamId === team ? situation.home : situation.away;
 }
 
-describe.skipIf(!HAVE_FIXTURES || games.length === 0)(
+describeRecorded(!HAVE_FIXTURES || games.length === 0)(
   `college game situation on recorded games ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
   () => {
     it('has recorded games of both college leagues, one of them in overtime', () => {
@@ -418,7 +419,7 @@ describe('a men\u2019s college game in six overtimes (built plays through the di
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES || games.length === 0)(
+describeRecorded(!HAVE_FIXTURES || games.length === 0)(
   'ranks and conferences of recorded college games',
   () => {
     it('carries the header’s ranks (null when unranked) and conferences on events and the snapshot', () => {

@@ -11,7 +11,7 @@ import { diffSummary } from '../../streams/game-diff.js';
 import { newGameState } from '../../streams/game-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import { reconcileSummary } from '../../streams/summary-merge.js';
-import { FIXTURES_DIR, HAVE_FIXTURES, listFixtures, loadFixture } from '../support/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, listFixtures, loadFixture, itRecorded } from '../support/fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -43,7 +43,7 @@ describe('the summary parts courtside reads', () => {
     for (const part of SUMMARY_UNREAD_PARTS) expect(SUMMARY_READ_PARTS.has(part)).toBe(false);
   });
 
-  it.skipIf(!HAVE_FIXTURES || summaries.length === 0)(
+  itRecorded(!HAVE_FIXTURES || summaries.length === 0)(
     'give the same events, state and snapshot as the whole summary, for every recorded summary',
     () => {
       let compared = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseOperation, type Row } from '../../src/tables/index.js';
-import { HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture } from '../support/fixtures.js';
+import { HAVE_FIXTURES, NO_FIXTURES_REASON, loadFixture, describeRecorded } from '../support/fixtures.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -32,7 +32,7 @@ const BOX_COLUMN: Record<string, string> = {
   points: 'points',
 };
 
-describe.skipIf(!HAVE_FIXTURES)(
+describeRecorded(!HAVE_FIXTURES)(
   `college payloads (${HAVE_FIXTURES ? 'recorded' : NO_FIXTURES_REASON})`,
   () => {
     for (const game of ['401706886_final', '401828387_final']) {
