@@ -21,6 +21,7 @@ import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { GameStore } from './game-store.js';
 import { TeamColors } from './team-colors.js';
 import { displayUrl } from '../destinations/redact.js';
+import { MqttDestination } from '../mqtt/mqtt-destination.js';
 import { evaluate } from './rules.js';
 import type { Alert, GameRuleState } from './types.js';
 
@@ -102,6 +103,21 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   let registration: BotRegistration | undefined;
   const colors = new TeamColors(commands, prefix);
   const teamFilter = config.teams ? new Set(config.teams.map((t) => t.toUpperCase())) : null;
+  // MQTT subscribers are published to from here, in each game's order, not through delivery jobs.
+  const brokers = config.subscribers.flatMap((sub) =>
+    sub.kind === 'mqtt'
+      ? [
+          new MqttDestination(sub, {
+            commands,
+            botPrefix,
+            leagues: config.leagues,
+            staleAfterSeconds: config.staleAfterSeconds,
+            logger,
+            now,
+          }),
+        ]
+      : [],
+  );
 
   function wanted(event: GameEvent, leagues: readonly string[], teams: Set<string> | null): boolean {
     if (!leagues.includes(event.league)) return false;
@@ -132,6 +148,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     }
     const targets = config.subscribers.filter(
       (sub) =>
+        sub.kind !== 'mqtt' &&
         (sub.alerts === undefined || sub.alerts.includes('*') || sub.alerts.includes(alert.rule)) &&
         subscribed(sub, event),
     );
@@ -244,6 +261,8 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     let event: GameEvent | undefined = first;
     while (event && applied.length < MAX_CHAIN) {
       const { state: next, alerts } = evaluate(current, event, config.rules);
+      // Brokers first: a score's state topic is the latency-sensitive delivery.
+      for (const broker of brokers) await broker.apply(event, current, next, alerts);
       for (const alert of alerts) await sendAlert(alert, event);
       await sendEvent(event);
       current = next;
@@ -320,6 +339,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   return workerHandle([worker, fanOutWorker], {
     start: async () => {
       await shared.setGlobalConcurrency(1);
+      for (const broker of brokers) broker.start();
       registration = await registerBot(commands, {
         prefix,
         bot,
@@ -332,6 +352,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     stop: () => clearInterval(sampler),
     release: async () => {
       await registration?.close();
+      await Promise.all(brokers.map((b) => b.close()));
       await Promise.all([webhooks.close(), shared.close(), ...[...botQueues.values()].map((q) => q.close())]);
       connection.disconnect();
       fanOutConnection.disconnect();
