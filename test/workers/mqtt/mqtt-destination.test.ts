@@ -96,6 +96,18 @@ describe.skipIf(!available)('MQTT destination (real mosquitto, real Redis)', () 
     };
     expect(event.event_types).toEqual([...ENTITY_EVENT_TYPES]);
     expect((await retainedNow(broker.url, 'courtside/status')).get('courtside/status')).toBe('online');
+
+    // Home Assistant restarted on a broker that lost the configs: its birth message brings them back.
+    const ha = await connectAsync(broker.url);
+    closers.push(() => ha.endAsync());
+    for (const topic of configs.keys()) await ha.publishAsync(topic, '', { retain: true, qos: 1 });
+    expect((await retainedNow(broker.url, 'homeassistant/+/+/+/config')).size).toBe(0);
+    await ha.publishAsync('homeassistant/status', 'online', { qos: 1 });
+    await waitFor(
+      async () => (await retainedNow(broker.url, 'homeassistant/+/+/+/config')).size === 18,
+      5_000,
+      'the configs again',
+    );
   });
 
   it('puts a score on its state topic within 100 ms of the event, and says who scored', async () => {
