@@ -153,6 +153,7 @@ export class MqttLink {
         new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
       ]).catch(() => undefined);
     }
-    await client.endAsync().catch(() => undefined);
+    // A connection still being made has nothing to finish: forced, or `end` would wait for it.
+    await client.endAsync(!client.connected).catch(() => undefined);
   }
 }

@@ -7,7 +7,7 @@ import type { Alert, GameRuleState, Side } from '../alerts/types.js';
 import type { MqttSubscriber } from '../rules-file.js';
 import { OFFLINE, ONLINE, discoveryMessages, topicsOf } from './discovery.js';
 import { MqttLink } from './link.js';
-import { entityEvents, nextView, teamState, type GameView } from './team-state.js';
+import { entityEvents, nextView, teamState, type GameView, type TeamState } from './team-state.js';
 
 export interface MqttDestinationOptions {
   commands: Redis;
@@ -128,9 +128,10 @@ export class MqttDestination {
     const retained: Record<string, string> = {};
     if (this.sub.mode === 'homeassistant') {
       for (const { side, team } of sides) {
-        const state = JSON.stringify(teamState(view, side));
-        if (before && JSON.stringify(teamState(before, side)) === state) continue;
-        retained[this.topics.teamState(team)] = state;
+        const state = teamState(view, side);
+        // Only a change of what the sensors show: a play that moves nothing publishes nothing.
+        if (before && sameState(teamState(before, side), state)) continue;
+        retained[this.topics.teamState(team)] = JSON.stringify(state);
       }
     } else {
       retained[this.topics.gameState(event.league, event.gameId)] = JSON.stringify(view);
@@ -218,4 +219,8 @@ export class MqttDestination {
     }
     return out;
   }
+}
+
+function sameState(a: TeamState, b: TeamState): boolean {
+  return JSON.stringify({ ...a, updated_at: '' }) === JSON.stringify({ ...b, updated_at: '' });
 }
