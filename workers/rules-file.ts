@@ -111,6 +111,7 @@ const subscriberSchemas = {
   slack: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.slack }),
   telegram: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.telegram }),
   ntfy: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.ntfy }),
+  mqtt: z.strictObject({ ...commonFields, ...DESTINATION_FIELDS.mqtt }),
 };
 
 type Parsed<K extends DestinationKind> = z.output<(typeof subscriberSchemas)[K]>;
@@ -121,7 +122,8 @@ export type SubscriberOf<K extends DestinationKind> = Omit<Parsed<K>, 'id' | 'ki
   events: EventType[];
 };
 export type SubscriberConfig = { [K in DestinationKind]: SubscriberOf<K> }[DestinationKind];
-export type ChatSubscriber = Exclude<SubscriberConfig, { kind: 'webhook' }>;
+export type ChatSubscriber = Exclude<SubscriberConfig, { kind: 'webhook' | 'mqtt' }>;
+export type MqttSubscriber = SubscriberOf<'mqtt'>;
 
 const fileSchema = z.strictObject({
   /** The bot this file runs (its queue, its state); default: the file's name without extension. */
@@ -184,6 +186,16 @@ export function parseAlertsConfig(
   const seen = new Set<string>();
   const subscribers = parsed.subscribers.map((raw, i) => {
     const s = parseSubscriber(raw, i);
+    if (s.kind === 'mqtt' && s.mode === 'homeassistant' && !s.teams) {
+      // Each followed team is a Home Assistant device: the file's teams, when the subscriber names none.
+      if (!parsed.teams) {
+        throw new InvalidConfigError(
+          `subscribers.${i}.teams`,
+          'missing: the teams to make Home Assistant devices of, e.g. [BOS, LAL] (abbreviations or ESPN ids)',
+        );
+      }
+      s.teams = parsed.teams;
+    }
     if (seen.has(s.id))
       throw new InvalidConfigError(`subscribers.${i}.id`, `duplicate subscriber id ${s.id}`);
     seen.add(s.id);

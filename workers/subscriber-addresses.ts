@@ -3,7 +3,10 @@ import type { AlertsConfig, SubscriberConfig } from './rules-file.js';
 import { assertDeliverableUrl } from './webhooks/address-guard.js';
 
 /** The address a subscriber posts to, by the field of the rules file that gives it. */
-function addressOf(sub: SubscriberConfig): { field: 'url' | 'apiUrl'; url: string } {
+function addressOf(sub: Exclude<SubscriberConfig, { kind: 'mqtt' }>): {
+  field: 'url' | 'apiUrl';
+  url: string;
+} {
   return sub.kind === 'telegram' ? { field: 'apiUrl', url: sub.apiUrl } : { field: 'url', url: sub.url };
 }
 
@@ -17,6 +20,9 @@ export async function assertSubscribersDeliverable(
   config: Pick<AlertsConfig, 'subscribers' | 'allowPrivateAddresses'>,
 ): Promise<void> {
   for (const [i, sub] of config.subscribers.entries()) {
+    // A broker is the operator's own service, most often on the same host or network: the guard
+    // against webhook receivers reaching inside the network does not apply to it.
+    if (sub.kind === 'mqtt') continue;
     const { field, url } = addressOf(sub);
     try {
       await assertDeliverableUrl(url, config.allowPrivateAddresses, { allowUnresolved: true });

@@ -34,7 +34,9 @@ Examples:
   $ courtside worker alerts --redis redis://redis:6379 --rules rules.json --concurrency 8 --metrics-port 9464
   $ courtside worker webhooks --rules rules.yaml        # deliveries only
   $ DISCORD_WEBHOOK_URL=https://discord.com/api/webhooks/... courtside worker alerts --rules examples/discord-bot.yaml
-The rules file format, and the chat destinations (discord, slack, telegram, ntfy), are in docs/alerts.md.`;
+  $ courtside worker alerts --rules examples/home-assistant.yaml   # teams as Home Assistant devices over MQTT
+The rules file format, and the chat destinations (discord, slack, telegram, ntfy), are in docs/alerts.md;
+MQTT and Home Assistant in docs/home-assistant.md.`;
 
 // Grace for in-flight jobs on SIGTERM; BullMQ re-queues anything still active after a crash anyway.
 const HARD_EXIT_MS = 10_000;

@@ -68,7 +68,7 @@ describe('courtside worker / webhooks commands', () => {
     const cases: Array<[string, string, Record<string, string>]> = [
       [
         'subscribers:\n  - kind: teams\n    url: https://example.com/x\n',
-        'subscribers.0.kind: expected one of webhook, discord, slack, telegram, ntfy',
+        'subscribers.0.kind: expected one of webhook, discord, slack, telegram, ntfy, mqtt',
         {},
       ],
       [

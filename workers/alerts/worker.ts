@@ -21,6 +21,7 @@ import type { AlertsConfig, SubscriberConfig } from '../rules-file.js';
 import { GameStore } from './game-store.js';
 import { TeamColors } from './team-colors.js';
 import { displayUrl } from '../destinations/redact.js';
+import { MqttDestination } from '../mqtt/mqtt-destination.js';
 import { evaluate } from './rules.js';
 import { gameFilter, wantsGame, type GameFilter } from './game-filter.js';
 import type { Alert, GameRuleState } from './types.js';
@@ -104,6 +105,21 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   const colors = new TeamColors(commands, prefix);
   const botFilter = gameFilter(config);
   const subscriberFilters = new Map<SubscriberConfig, GameFilter>();
+  // MQTT subscribers are published to from here, in each game's order, not through delivery jobs.
+  const brokers = config.subscribers.flatMap((sub) =>
+    sub.kind === 'mqtt'
+      ? [
+          new MqttDestination(sub, {
+            commands,
+            botPrefix,
+            leagues: config.leagues,
+            staleAfterSeconds: config.staleAfterSeconds,
+            logger,
+            now,
+          }),
+        ]
+      : [],
+  );
 
   function subscribed(sub: SubscriberConfig, event: GameEvent): boolean {
     let filter = subscriberFilters.get(sub);
@@ -128,6 +144,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     }
     const targets = config.subscribers.filter(
       (sub) =>
+        sub.kind !== 'mqtt' &&
         (sub.alerts === undefined || sub.alerts.includes('*') || sub.alerts.includes(alert.rule)) &&
         subscribed(sub, event),
     );
@@ -240,6 +257,8 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     let event: GameEvent | undefined = first;
     while (event && applied.length < MAX_CHAIN) {
       const { state: next, alerts } = evaluate(current, event, config.rules);
+      // Brokers first: a score's state topic is the latency-sensitive delivery.
+      for (const broker of brokers) await broker.apply(event, current, next, alerts);
       for (const alert of alerts) await sendAlert(alert, event);
       await sendEvent(event);
       current = next;
@@ -316,6 +335,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
   return workerHandle([worker, fanOutWorker], {
     start: async () => {
       await shared.setGlobalConcurrency(1);
+      for (const broker of brokers) broker.start();
       registration = await registerBot(commands, {
         prefix,
         bot,
@@ -328,6 +348,7 @@ export function createAlertWorker(options: AlertWorkerOptions): AlertWorker {
     stop: () => clearInterval(sampler),
     release: async () => {
       await registration?.close();
+      await Promise.all(brokers.map((b) => b.close()));
       await Promise.all([webhooks.close(), shared.close(), ...[...botQueues.values()].map((q) => q.close())]);
       connection.disconnect();
       fanOutConnection.disconnect();

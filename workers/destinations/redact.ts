@@ -16,6 +16,8 @@ export function secretsOf(sub: SubscriberConfig): string[] {
       return [sub.token];
     case 'ntfy':
       return sub.token ? [sub.token] : [];
+    case 'mqtt':
+      return sub.password ? [sub.password] : [];
     case 'discord': {
       const token = DISCORD_PATH.exec(new URL(sub.url).pathname)?.[2];
       return token ? [token] : [];

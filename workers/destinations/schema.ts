@@ -1,12 +1,13 @@
 import { z } from 'zod';
 
 /**
- * Where a subscriber's alerts go. `webhook` is the signed generic POST (the default); the others
- * post straight to a chat, formatted for it.
+ * Where a subscriber's alerts go. `webhook` is the signed generic POST (the default); `mqtt`
+ * publishes to an MQTT broker (Home Assistant's discovery, or plain JSON); the others post
+ * straight to a chat, formatted for it.
  */
-export const DESTINATION_KINDS = ['webhook', 'discord', 'slack', 'telegram', 'ntfy'] as const;
+export const DESTINATION_KINDS = ['webhook', 'discord', 'slack', 'telegram', 'ntfy', 'mqtt'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
-export type ChatKind = Exclude<DestinationKind, 'webhook'>;
+export type ChatKind = Exclude<DestinationKind, 'webhook' | 'mqtt'>;
 
 export function isDestinationKind(value: unknown): value is DestinationKind {
   return typeof value === 'string' && (DESTINATION_KINDS as readonly string[]).includes(value);
@@ -31,6 +32,18 @@ export const TELEGRAM_TOKEN = /^\d+:[A-Za-z0-9_-]{20,}$/;
 const TELEGRAM_CHAT = /^(?:-?\d+|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 /** ntfy topics: letters, digits, `_` and `-`, at most 64. */
 export const NTFY_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?$/;
+
+const MQTT_URL = 'an MQTT broker URL, mqtt://host:1883 (or mqtts://, ws://, wss://)';
+
+/** A topic prefix: levels of letters, digits, `_` and `-` separated by `/` (no wildcards). */
+const mqttTopic = (fallback: string) =>
+  z
+    .string({ error: 'expected a topic prefix such as courtside or home/courtside' })
+    .regex(/^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/, {
+      error:
+        'expected a topic prefix such as courtside or home/courtside: letters, digits, _ and - between /',
+    })
+    .default(fallback);
 
 const formedUrl = (pattern: RegExp, expected: string) =>
   httpUrl(expected).refine((value) => pattern.test(new URL(value).pathname), {
@@ -101,6 +114,33 @@ export const DESTINATION_FIELDS = {
       .max(5, { error: 'expected a priority from 1 (min) to 5 (max)' })
       .optional(),
     minIntervalMs: spacing(),
+  },
+  mqtt: {
+    url: z
+      .url({ protocol: /^(mqtts?|wss?)$/, error: `expected ${MQTT_URL}` })
+      .refine((value) => !new URL(value).username && !new URL(value).password, {
+        error: `expected ${MQTT_URL} without credentials (give username and password instead)`,
+      }),
+    /** The broker's user; the password is best given as `${NAME}` from the environment. */
+    username: z.string({ error: 'expected a string' }).min(1).optional(),
+    password: z.string({ error: 'expected a string' }).min(1).optional(),
+    /** Default: `courtside-<subscriber id>`. */
+    clientId: z
+      .string({ error: 'expected a string' })
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'expected 1-64 letters, digits, _ . or -' })
+      .optional(),
+    /** `homeassistant`: discovery configs, a state topic per team and an event entity; `plain`: JSON events. */
+    mode: z
+      .enum(['homeassistant', 'plain'], { error: 'expected homeassistant or plain' })
+      .default('homeassistant'),
+    topicPrefix: mqttTopic('courtside'),
+    /** Home Assistant's discovery prefix (its MQTT integration's setting, `homeassistant` by default). */
+    discoveryPrefix: mqttTopic('homeassistant'),
+    qos: z
+      .union([z.literal(0), z.literal(1), z.literal(2)], { error: 'expected a QoS of 0, 1 or 2' })
+      .default(1),
+    /** Retain state, discovery and availability messages (events never are). */
+    retain: z.boolean({ error: 'expected true or false' }).default(true),
   },
 } as const;
 

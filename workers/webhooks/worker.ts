@@ -81,6 +81,13 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
         `subscriber ${data.subscriberId} is now of kind ${subscriber.kind}, not ${data.destination ?? 'webhook'}`,
       );
     }
+    if (subscriber.kind === 'mqtt') {
+      // The alert worker publishes to MQTT itself, in each game's order: no job is queued for it.
+      webhookDeliveries.inc({ outcome: 'refused' });
+      throw new UnrecoverableError(
+        `subscriber ${data.subscriberId} is an MQTT broker, not delivered by jobs`,
+      );
+    }
     if (subscriber.kind !== 'webhook') return chats.deliver(job, token, subscriber);
     try {
       const result = await deliverWebhook({

@@ -110,7 +110,7 @@ describe('chat destinations in the rules file', () => {
       'subscribers.0.token: expected a bot token from @BotFather, <bot id>:<secret>',
     );
     expect(refusal({ subscribers: [{ kind: 'teams', url: DISCORD }] })).toBe(
-      'subscribers.0.kind: expected one of webhook, discord, slack, telegram, ntfy',
+      'subscribers.0.kind: expected one of webhook, discord, slack, telegram, ntfy, mqtt',
     );
     // Raw events go to signed webhooks only.
     expect(refusal({ subscribers: [{ kind: 'discord', url: DISCORD, events: ['game.ended'] }] })).toBe(
@@ -129,12 +129,82 @@ describe('chat destinations in the rules file', () => {
   });
 });
 
+describe('MQTT subscribers in the rules file', () => {
+  it('reads one with its defaults, the password from the environment, kept out of what is shown', () => {
+    const config = parseAlertsConfig(
+      {
+        subscribers: [
+          {
+            kind: 'mqtt',
+            url: 'mqtt://127.0.0.1:1883',
+            teams: ['LAL'],
+            username: 'courtside',
+            password: '${MQTT_PASSWORD}',
+          },
+        ],
+      },
+      { MQTT_PASSWORD: 'hunter2-broker' },
+    );
+    const [sub] = config.subscribers;
+    expect(sub).toMatchObject({
+      kind: 'mqtt',
+      mode: 'homeassistant',
+      topicPrefix: 'courtside',
+      discoveryPrefix: 'homeassistant',
+      qos: 1,
+      retain: true,
+      teams: ['LAL'],
+      password: 'hunter2-broker',
+    });
+    expect(displayUrl(sub!)).toBe('mqtt://127.0.0.1:1883');
+  });
+
+  it("follows the file's teams when the subscriber names none; plain mode needs no teams", () => {
+    const config = parseAlertsConfig({
+      teams: ['BOS'],
+      subscribers: [
+        { kind: 'mqtt', url: 'mqtts://broker.lan:8883' },
+        { kind: 'mqtt', url: 'ws://broker.lan:9001/mqtt', mode: 'plain', topicPrefix: 'home/hoops', qos: 0 },
+      ],
+    });
+    expect(config.subscribers.map((s) => s.teams)).toEqual([['BOS'], undefined]);
+  });
+
+  it('names the field of a wrong URL, QoS, prefix or mode, and of missing teams', () => {
+    const sub = (extra: Record<string, unknown>) => ({
+      subscribers: [{ kind: 'mqtt', url: 'mqtt://127.0.0.1:1883', teams: ['LAL'], ...extra }],
+    });
+    expect(refusal(sub({ url: 'http://127.0.0.1:1883' }))).toBe(
+      'subscribers.0.url: expected an MQTT broker URL, mqtt://host:1883 (or mqtts://, ws://, wss://)',
+    );
+    expect(refusal(sub({ url: 'mqtt://user:pw@127.0.0.1:1883' }))).toMatch(
+      /^subscribers\.0\.url: expected .* without credentials \(give username and password instead\)$/,
+    );
+    expect(refusal(sub({ qos: 3 }))).toBe('subscribers.0.qos: expected a QoS of 0, 1 or 2');
+    expect(refusal(sub({ topicPrefix: 'courtside/#' }))).toMatch(
+      /^subscribers\.0\.topicPrefix: expected a topic prefix/,
+    );
+    expect(refusal(sub({ discoveryPrefix: '/ha' }))).toMatch(
+      /^subscribers\.0\.discoveryPrefix: expected a topic prefix/,
+    );
+    expect(refusal(sub({ mode: 'json' }))).toBe('subscribers.0.mode: expected homeassistant or plain');
+    expect(refusal(sub({ retian: true }))).toBe('subscribers.0.retian: unknown field; did you mean retain?');
+    expect(refusal({ subscribers: [{ kind: 'mqtt', url: 'mqtt://127.0.0.1:1883' }] })).toBe(
+      'subscribers.0.teams: missing: the teams to make Home Assistant devices of, e.g. [BOS, LAL] (abbreviations or ESPN ids)',
+    );
+    expect(refusal(sub({ password: '${MQTT_PASSWORD}' }))).toBe(
+      'subscribers.0.password: environment variable MQTT_PASSWORD is not set',
+    );
+  });
+});
+
 describe('the example rules files', () => {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
   const env = {
     DISCORD_WEBHOOK_URL: 'https://discord.com/api/webhooks/1234567890/abcDEF_ghi-JKL',
     SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0001/B0002/XXXXsecretXXXX',
     TELEGRAM_BOT_TOKEN: '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw',
+    MQTT_PASSWORD: 'broker-password',
   };
 
   it('examples/rules.yaml: each commented chat subscriber is valid once uncommented', () => {
@@ -147,9 +217,18 @@ describe('the example rules files', () => {
       'slack',
       'telegram',
       'ntfy',
+      'mqtt',
     ]);
     // As committed, the file has the one webhook subscriber.
     expect(parseAlertsConfig(parseYaml(text), {}).subscribers.map((s) => s.kind)).toEqual(['webhook']);
+  });
+
+  it('examples/home-assistant.yaml: two teams to Home Assistant over MQTT', () => {
+    const text = readFileSync(join(root, 'examples', 'home-assistant.yaml'), 'utf8');
+    const config = parseAlertsConfig(parseYaml(text), {});
+    expect(config.subscribers).toEqual([
+      expect.objectContaining({ kind: 'mqtt', mode: 'homeassistant', teams: ['LAL', 'BOS'] }),
+    ]);
   });
 
   it('examples/discord-bot.yaml: final scores of one team to a Discord channel', () => {
