@@ -54,6 +54,11 @@ const ENDPOINTS: ReadonlyArray<{ path: string; what: string; link: boolean }> = 
   { path: '/healthz', what: 'upstream, Redis and pollers', link: true },
   { path: '/metrics', what: 'Prometheus metrics', link: true },
   { path: '/openapi.json', what: 'the HTTP API, machine-readable', link: true },
+  {
+    path: '/v1/asyncapi.json',
+    what: 'the WebSocket and SSE streams, machine-readable (AsyncAPI 3)',
+    link: true,
+  },
 ];
 
 const LEAGUE_LABEL = { mens: 'NBA', womens: 'WNBA' } as const;
