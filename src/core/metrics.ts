@@ -221,10 +221,12 @@ export const fastcastPushLag = new Histogram({
   registers: [registry],
 });
 
+// Labelled so that a daemon without Redis exports no series at all (an unlabelled gauge reads 0).
 export const redisUp = registered(
   Gauge,
   'courtside_redis_up',
-  'Whether Redis answered a ping within 1 s at the last scrape (1) or not (0); absent without Redis',
+  'Whether Redis answered a ping within 1 s at the last scrape (1) or not (0), by topology (standalone, sentinel, cluster); absent without Redis',
+  ['topology'],
 );
 
 export const eventLogRetention = registered(

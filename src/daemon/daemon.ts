@@ -8,6 +8,7 @@ import { createEngine } from '../../streams/engine.js';
 import { createEventProducer } from '../../workers/producer.js';
 import { bullPrefix, createRedisConnection, EVENTS_QUEUE, WEBHOOKS_QUEUE } from '../../workers/queues.js';
 import { createBus } from '../bus/index.js';
+import { parseRedisUrl } from '../bus/redis-url.js';
 import { createStoreProbe } from './store-metrics.js';
 import type { Bus } from '../bus/types.js';
 import { describeConfig, type Config } from './config.js';
@@ -146,7 +147,9 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
 
   const store = createStoreProbe({
     bus,
-    ...(pinger ? { redisPing: pinger.ping } : {}),
+    ...(pinger && config.redisUrl
+      ? { redis: { ping: pinger.ping, topology: parseRedisUrl(config.redisUrl).topology } }
+      : {}),
     timeoutMs: REDIS_PING_TIMEOUT_MS,
   });
 

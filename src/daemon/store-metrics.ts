@@ -1,4 +1,5 @@
 import type { Bus } from '../bus/types.js';
+import type { RedisTopology } from '../bus/redis-url.js';
 import { eventLogRetention, eventLogSpan, eventLogTrimmed, redisUp } from '../core/metrics.js';
 
 /**
@@ -12,8 +13,12 @@ export interface StoreProbe {
 
 export interface StoreProbeOptions {
   bus: Pick<Bus, 'retention' | 'bounds'>;
-  /** Resolves when Redis answers, rejects when not. Absent: no Redis, no `courtside_redis_up`. */
-  redisPing?: () => Promise<unknown>;
+  /** Absent: no Redis, and no `courtside_redis_up`. */
+  redis?: {
+    /** Resolves when Redis answers, rejects when not. */
+    ping: () => Promise<unknown>;
+    topology: RedisTopology;
+  };
   /** A scrape must not hang on a Redis that is away: the log read gives up after this long. */
   timeoutMs: number;
   now?: () => number;
@@ -24,8 +29,8 @@ export function createStoreProbe(options: StoreProbeOptions): StoreProbe {
   eventLogRetention.set(options.bus.retention);
   return {
     async refresh() {
-      const [up] = await Promise.all([ping(options.redisPing), readLog()]);
-      if (up !== undefined) redisUp.set(up ? 1 : 0);
+      const [up] = await Promise.all([ping(options.redis?.ping), readLog()]);
+      if (up !== undefined) redisUp.set({ topology: options.redis!.topology }, up ? 1 : 0);
     },
   };
 

@@ -53,7 +53,11 @@ describe.skipIf(!redis)('store gauges, on Redis', () => {
     const bus = redisBus(100);
     const live = new Redis(r.url, { maxRetriesPerRequest: 1 });
     closers.push(async () => live.disconnect());
-    await createStoreProbe({ bus, redisPing: () => live.ping(), timeoutMs: 1_000 }).refresh();
+    await createStoreProbe({
+      bus,
+      redis: { ping: () => live.ping(), topology: 'standalone' },
+      timeoutMs: 1_000,
+    }).refresh();
     expect(await value(redisUp)).toBe(1);
 
     const dead = new Redis(`redis://127.0.0.1:${await freePort()}`, {
@@ -66,10 +70,18 @@ describe.skipIf(!redis)('store gauges, on Redis', () => {
     closers.push(async () => dead.disconnect());
     await createStoreProbe({
       bus,
-      redisPing: () => dead.connect().then(() => dead.ping()),
+      redis: { ping: () => dead.connect().then(() => dead.ping()), topology: 'standalone' },
       timeoutMs: 1_000,
     }).refresh();
     expect(await value(redisUp)).toBe(0);
+  });
+});
+
+describe('store gauges, without Redis', () => {
+  it('export no courtside_redis_up series at all', async () => {
+    redisUp.reset();
+    await createStoreProbe({ bus: createBus({ retention: 10 }), timeoutMs: 1_000 }).refresh();
+    expect((await redisUp.get()).values).toEqual([]);
   });
 });
 

@@ -37,9 +37,10 @@ async function exportedNames(): Promise<Set<string>> {
   const names = new Set<string>();
   for (const metric of await registry.getMetricsAsJSON()) {
     names.add(metric.name);
-    if (metric.type === 'histogram')
+    if (String(metric.type) === 'histogram')
       for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
-    if (metric.type === 'summary') for (const suffix of ['_sum', '_count']) names.add(metric.name + suffix);
+    if (String(metric.type) === 'summary')
+      for (const suffix of ['_sum', '_count']) names.add(metric.name + suffix);
   }
   return names;
 }
