@@ -43,13 +43,15 @@ const { values } = parseArgs({
   },
 });
 
+const stepOf = (start: number, end: number): number => Math.max(5, Math.round((end - start) / 120));
+
 async function query(
   expr: string,
   legend: string | undefined,
   start: number,
   end: number,
 ): Promise<Series[]> {
-  const step = Math.max(5, Math.round((end - start) / 120));
+  const step = stepOf(start, end);
   const url = new URL('/api/v1/query_range', values.prometheus);
   url.search = new URLSearchParams({
     query: expr,
@@ -122,10 +124,14 @@ async function main(): Promise<void> {
       await Promise.all(panel.targets.map((t) => query(t.expr, t.legendFormat, start, end)))
     ).flat();
     const unit = panel.fieldConfig.defaults.unit;
-    const last = series[0]?.points.at(-1)?.[1];
+    // A stat shows the value now: a series that ended earlier (a process gone) shows nothing.
+    const latest = series[0]?.points.at(-1);
+    const last = latest && latest[0] >= end - 2 * stepOf(start, end) ? latest[1] : undefined;
     const body =
       panel.type === 'stat'
-        ? `<div class="stat">${last === undefined ? 'No data' : escape(format(last, unit))}</div>`
+        ? last === undefined
+          ? '<div class="empty">No data</div>'
+          : `<div class="stat">${escape(format(last, unit))}</div>`
         : chart(series, unit, w * col - 24, h * ROW_PX - 70, start, end);
     cells.push(
       `<section style="left:${x * col}px;top:${y * ROW_PX}px;width:${w * col - 8}px;height:${h * ROW_PX - 8}px"><h3>${escape(panel.title)}</h3>${body}</section>`,

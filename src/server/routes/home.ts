@@ -41,6 +41,7 @@ export const HOME_DOCS: ReadonlyArray<{ name: string; title: string }> = [
   { name: 'architecture', title: 'Architecture' },
   { name: 'reliability', title: 'Reliability' },
   { name: 'deployment', title: 'Deployment: roles, Sentinel, Cluster' },
+  { name: 'observability', title: 'Observability: dashboard and alert rules' },
   { name: 'benchmarks', title: 'Benchmarks' },
   { name: 'decisions', title: 'Decisions' },
 ];
