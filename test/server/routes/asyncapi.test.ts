@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Parser } from '@asyncapi/parser';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { createAsyncApiRoute } from '../../../src/server/routes/index.js';
 import type { DaemonServer } from '../../../src/server/server.js';
 import { commit, mapSnapshots, startServer, TestClient, type Frame } from '../gateway-harness.js';
 import { game, makeEvent, makeSnapshot } from '../../support/events.js';
+import { finishedSummaries, HAVE_FIXTURES, NO_FIXTURES_REASON } from '../../support/fixtures.js';
+import { replayByPolls } from '../../streams/replay-helpers.js';
 
 type Json = Record<string, unknown>;
 
@@ -134,6 +137,37 @@ describe('GET /v1/asyncapi.json', () => {
       client.close();
     }
   });
+
+  it.skipIf(!HAVE_FIXTURES || finishedSummaries().length === 0)(
+    `describes every event the engine makes of the recorded games ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+    () => {
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      ajv.addSchema({ ...doc, $id: 'asyncapi' }, 'asyncapi');
+      const check = ajv.getSchema('asyncapi#/components/schemas/GameEvent')!;
+      const seen = new Set<string>();
+      for (const file of finishedSummaries()) {
+        const final = JSON.parse(readFileSync(file.file, 'utf8')) as Record<string, unknown>;
+        const { events } = replayByPolls(file.league, final, 60_000);
+        events.forEach((event, i) => {
+          // The log assigns the offset when it appends; the diff's events have none yet.
+          const logged = { ...event, offset: `1732252800000-${i}` };
+          if (!check(logged)) {
+            expect.fail(`${event.type} of ${file.file}: ${JSON.stringify(check.errors)}`);
+          }
+          seen.add(event.type);
+        });
+        // An event the schema refuses is refused: a score of the wrong type.
+        const scored = events.find((e) => e.type === 'score.changed');
+        if (scored)
+          expect(check({ ...scored, offset: '1-0', data: { ...scored.data, score: { home: '1' } } })).toBe(
+            false,
+          );
+      }
+      // The recorded games make nine of the eleven kinds of event; each matched its schema above.
+      expect(seen.size).toBeGreaterThanOrEqual(9);
+    },
+    60_000,
+  );
 
   it('answers HEAD, and refuses POST with 405', async () => {
     const head = await fetch(`${url}/v1/asyncapi.json`, { method: 'HEAD' });
