@@ -188,48 +188,7 @@ export function buildAsyncApi(options: AsyncApiOptions = {}): Json {
     ping: described(fromZod(zodSchemas.ping)),
   };
 
-  const messages: Record<string, Json> = {};
-  for (const op of CLIENT_MESSAGES) {
-    messages[`${op}Message`] = {
-      name: op,
-      title: `${op} (client → server)`,
-      payload: clientSchemas[op],
-    };
-  }
-  for (const type of SERVER_FRAME_TYPES) {
-    messages[frameName(type)] = {
-      name: type,
-      title: `${type} frame`,
-      summary: FRAME_SUMMARIES[type],
-      payload: FRAME_PAYLOADS[type],
-    };
-  }
-  messages.sseEvent = {
-    name: 'event',
-    title: 'SSE event',
-    summary: 'A matching event: `id:` is its offset, `event:` its type, `data:` its JSON',
-    payload: schemaRef('GameEvent'),
-  };
-  messages.sseSnapshot = {
-    name: 'snapshot',
-    title: 'SSE snapshot',
-    summary: '`event: snapshot`, `data:` the game snapshot',
-    payload: schemaRef('GameSnapshot'),
-  };
-  messages.sseError = {
-    name: 'error',
-    title: 'SSE error',
-    summary: '`event: error`; after slow_consumer the stream ends',
-    payload: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'string', enum: [...SSE_ERROR_CODES] },
-        message: { type: 'string' },
-        retryAfterMs: { type: 'integer' },
-      },
-    },
-  };
+  const messages = messagesOf(clientSchemas);
 
   const wsMessages = Object.fromEntries(
     [...CLIENT_MESSAGES.map((op) => `${op}Message`), ...SERVER_FRAME_TYPES.map(frameName)].map((name) => [
@@ -241,34 +200,7 @@ export function buildAsyncApi(options: AsyncApiOptions = {}): Json {
     ['sseEvent', 'sseSnapshot', 'sseError'].map((name) => [name, msgRef(name)]),
   );
 
-  const operations: Record<string, Json> = {};
-  for (const op of CLIENT_MESSAGES) {
-    operations[`receive${capital(op)}`] = {
-      action: 'receive',
-      channel: { $ref: '#/channels/stream' },
-      summary: `The client sends ${op}`,
-      messages: [channelMsgRef('stream', `${op}Message`)],
-      reply: {
-        channel: { $ref: '#/channels/stream' },
-        messages: REPLIES[op].map((type) => channelMsgRef('stream', frameName(type))),
-      },
-    };
-  }
-  for (const type of ['welcome', 'snapshot', 'event', 'error'] as const) {
-    operations[`send${capital(type)}`] = {
-      action: 'send',
-      channel: { $ref: '#/channels/stream' },
-      summary: FRAME_SUMMARIES[type],
-      messages: [channelMsgRef('stream', frameName(type))],
-    };
-  }
-  operations.sendSseStream = {
-    action: 'send',
-    channel: { $ref: '#/channels/streamSse' },
-    summary: 'The event stream of one subscription given by the query',
-    messages: ['sseSnapshot', 'sseEvent', 'sseError'].map((name) => channelMsgRef('streamSse', name)),
-    bindings: { http: { method: 'GET', query: sseQuery(clientSchemas.subscribe) } },
-  };
+  const operations = operationsOf(clientSchemas);
 
   const security = options.auth
     ? [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/token' }]
@@ -345,6 +277,86 @@ export function buildAsyncApi(options: AsyncApiOptions = {}): Json {
         : {}),
     },
   };
+}
+
+/** Every message: the client's, the WebSocket frames and the SSE messages. */
+function messagesOf(clientSchemas: Record<ClientOp, Json>): Record<string, Json> {
+  const messages: Record<string, Json> = {};
+  for (const op of CLIENT_MESSAGES) {
+    messages[`${op}Message`] = {
+      name: op,
+      title: `${op} (client → server)`,
+      payload: clientSchemas[op],
+    };
+  }
+  for (const type of SERVER_FRAME_TYPES) {
+    messages[frameName(type)] = {
+      name: type,
+      title: `${type} frame`,
+      summary: FRAME_SUMMARIES[type],
+      payload: FRAME_PAYLOADS[type],
+    };
+  }
+  messages.sseEvent = {
+    name: 'event',
+    title: 'SSE event',
+    summary: 'A matching event: `id:` is its offset, `event:` its type, `data:` its JSON',
+    payload: schemaRef('GameEvent'),
+  };
+  messages.sseSnapshot = {
+    name: 'snapshot',
+    title: 'SSE snapshot',
+    summary: '`event: snapshot`, `data:` the game snapshot',
+    payload: schemaRef('GameSnapshot'),
+  };
+  messages.sseError = {
+    name: 'error',
+    title: 'SSE error',
+    summary: '`event: error`; after slow_consumer the stream ends',
+    payload: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: [...SSE_ERROR_CODES] },
+        message: { type: 'string' },
+        retryAfterMs: { type: 'integer' },
+      },
+    },
+  };
+  return messages;
+}
+
+/** What the daemon receives and sends, and what it replies to each client message. */
+function operationsOf(clientSchemas: Record<ClientOp, Json>): Record<string, Json> {
+  const operations: Record<string, Json> = {};
+  for (const op of CLIENT_MESSAGES) {
+    operations[`receive${capital(op)}`] = {
+      action: 'receive',
+      channel: { $ref: '#/channels/stream' },
+      summary: `The client sends ${op}`,
+      messages: [channelMsgRef('stream', `${op}Message`)],
+      reply: {
+        channel: { $ref: '#/channels/stream' },
+        messages: REPLIES[op].map((type) => channelMsgRef('stream', frameName(type))),
+      },
+    };
+  }
+  for (const type of ['welcome', 'snapshot', 'event', 'error'] as const) {
+    operations[`send${capital(type)}`] = {
+      action: 'send',
+      channel: { $ref: '#/channels/stream' },
+      summary: FRAME_SUMMARIES[type],
+      messages: [channelMsgRef('stream', frameName(type))],
+    };
+  }
+  operations.sendSseStream = {
+    action: 'send',
+    channel: { $ref: '#/channels/streamSse' },
+    summary: 'The event stream of one subscription given by the query',
+    messages: ['sseSnapshot', 'sseEvent', 'sseError'].map((name) => channelMsgRef('streamSse', name)),
+    bindings: { http: { method: 'GET', query: sseQuery(clientSchemas.subscribe) } },
+  };
+  return operations;
 }
 
 function capital(word: string): string {
