@@ -259,3 +259,29 @@ export const fastcastPushLag = new Histogram({
   buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
   registers: [registry],
 });
+
+// Labelled so that a daemon without Redis exports no series at all (an unlabelled gauge reads 0).
+export const redisUp = registered(
+  Gauge,
+  'courtside_redis_up',
+  'Whether Redis answered a ping within 1 s at the last scrape (1) or not (0), by topology (standalone, sentinel, cluster); absent without Redis',
+  ['topology'],
+);
+
+export const eventLogRetention = registered(
+  Gauge,
+  'courtside_event_log_retention',
+  'Events the event log keeps before it trims the oldest (COURTSIDE_RETENTION times the leagues)',
+);
+
+export const eventLogTrimmed = registered(
+  Gauge,
+  'courtside_event_log_trimmed',
+  'Whether the event log has reached its retention and trims its oldest events (1) or not yet (0)',
+);
+
+export const eventLogSpan = registered(
+  Gauge,
+  'courtside_event_log_span_seconds',
+  'Age of the oldest event the log still holds: how far back a client can resume with since',
+);

@@ -8,6 +8,8 @@ import { createEngine } from '../../streams/engine.js';
 import { createEventProducer } from '../../workers/producer.js';
 import { bullPrefix, createRedisConnection, EVENTS_QUEUE, WEBHOOKS_QUEUE } from '../../workers/queues.js';
 import { createBus } from '../bus/index.js';
+import { parseRedisUrl } from '../bus/redis-url.js';
+import { createStoreProbe } from './store-metrics.js';
 import type { Bus } from '../bus/types.js';
 import { describeConfig, type Config } from './config.js';
 import type { PushConfig } from './push-config.js';
@@ -144,6 +146,14 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
   const pinger = config.redisUrl ? createPinger(config.redisUrl, logger) : undefined;
   const depth = config.redisUrl ? createQueueDepthProbe(config.redisUrl, config.prefix) : undefined;
 
+  const store = createStoreProbe({
+    bus,
+    ...(pinger && config.redisUrl
+      ? { redis: { ping: pinger.ping, topology: parseRedisUrl(config.redisUrl).topology } }
+      : {}),
+    timeoutMs: REDIS_PING_TIMEOUT_MS,
+  });
+
   const health = {
     upstream: tracker,
     ...(pinger ? { redisPing: pinger.ping } : {}),
@@ -156,7 +166,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     onDemandBudgetTokens.set(client.budget().tokens);
     // A game's feed moves with what FastCast reports, between polls: counted as of the scrape.
     countFeeds(engine.status());
-    await depth?.refresh();
+    await Promise.all([depth?.refresh().catch(() => undefined), store.refresh()]);
   };
   const server = servesViewers(config.role)
     ? createDaemonServer({

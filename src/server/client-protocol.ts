@@ -43,21 +43,28 @@ export const DEFAULT_LIMITS: GatewayLimits = {
  */
 export const MAX_DELAY_SECONDS = 300;
 
-export type ClientErrorCode =
-  | 'invalid_json'
-  | 'invalid_message'
-  | 'unknown_op'
-  | 'unknown_league'
-  | 'unknown_event_type'
-  | 'too_many_filters'
-  | 'invalid_since'
-  | 'duplicate_subscription'
-  | 'too_many_subscriptions'
-  | 'unknown_subscription'
-  | 'resume_gap'
-  | 'slow_consumer'
-  | 'subscribe_rate_limited'
-  | 'internal_error';
+/**
+ * Every error code a client may get in an `error` frame (or an SSE `error` event), as data so that
+ * the AsyncAPI document lists exactly these.
+ */
+export const CLIENT_ERROR_CODES = [
+  'invalid_json',
+  'invalid_message',
+  'unknown_op',
+  'unknown_league',
+  'unknown_event_type',
+  'too_many_filters',
+  'invalid_since',
+  'duplicate_subscription',
+  'too_many_subscriptions',
+  'unknown_subscription',
+  'resume_gap',
+  'slow_consumer',
+  'subscribe_rate_limited',
+  'internal_error',
+] as const;
+
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
 export interface ClientError {
   code: ClientErrorCode;
@@ -108,7 +115,11 @@ const TEAM = z
   .string()
   .regex(/^[A-Za-z0-9]{1,10}$/, 'a team id or abbreviation (letters/digits, at most 10)');
 
-function schemas(limits: Pick<GatewayLimits, 'maxFilterValues'>) {
+/**
+ * The zod schemas of the three client messages: what `parse` validates against, and what the
+ * AsyncAPI document describes (converted to JSON Schema).
+ */
+export function clientMessageSchemas(limits: Pick<GatewayLimits, 'maxFilterValues'>) {
   const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(limits.maxFilterValues);
   const subscribe = z.strictObject({
     op: z.literal('subscribe'),
@@ -128,7 +139,7 @@ function schemas(limits: Pick<GatewayLimits, 'maxFilterValues'>) {
   return { subscribe, unsubscribe, ping };
 }
 
-type Schemas = ReturnType<typeof schemas>;
+type Schemas = ReturnType<typeof clientMessageSchemas>;
 
 export interface ClientProtocol {
   /** Parses one text frame. */
@@ -138,7 +149,7 @@ export interface ClientProtocol {
 }
 
 export function createClientProtocol(limits: Pick<GatewayLimits, 'maxFilterValues'>): ClientProtocol {
-  const s = schemas(limits);
+  const s = clientMessageSchemas(limits);
   const parseSubscribe = (value: Record<string, unknown>): ParseResult => validate(s, 'subscribe', value);
   return {
     parseSubscribe,

@@ -57,6 +57,24 @@ export interface PongFrame {
 export type ServerFrame =
   WelcomeFrame | SubscribedFrame | SnapshotFrame | EventFrame | UnsubscribedFrame | ErrorFrame | PongFrame;
 
+export type ServerFrameType = ServerFrame['type'];
+
+/** Every server frame's `type`, as data (the AsyncAPI document lists exactly these). */
+export const SERVER_FRAME_TYPES = [
+  'welcome',
+  'subscribed',
+  'snapshot',
+  'event',
+  'unsubscribed',
+  'error',
+  'pong',
+] as const satisfies readonly ServerFrameType[];
+
+// Fails to compile when a frame type is added to `ServerFrame` but not to the list above.
+type MissingFrameType = Exclude<ServerFrameType, (typeof SERVER_FRAME_TYPES)[number]>;
+const everyFrameTypeListed: [MissingFrameType] extends [never] ? true : MissingFrameType = true;
+void everyFrameTypeListed;
+
 /** Frames a client gets for a request of its own, as opposed to events and snapshots. */
 export type ReplyFrame = Exclude<ServerFrame, EventFrame | SnapshotFrame>;
 

@@ -39,9 +39,11 @@ export const HOME_DOCS: ReadonlyArray<{ name: string; title: string }> = [
   { name: 'client', title: 'Client library (courtside/client)' },
   { name: 'overlay', title: 'Broadcast overlays (OBS)' },
   { name: 'alerts', title: 'Alerts and webhooks' },
+  { name: 'home-assistant', title: 'Home Assistant and MQTT' },
   { name: 'architecture', title: 'Architecture' },
   { name: 'reliability', title: 'Reliability' },
   { name: 'deployment', title: 'Deployment: roles, Sentinel, Cluster' },
+  { name: 'observability', title: 'Observability: dashboard and alert rules' },
   { name: 'benchmarks', title: 'Benchmarks' },
   { name: 'decisions', title: 'Decisions' },
 ];
@@ -55,6 +57,11 @@ const ENDPOINTS: ReadonlyArray<{ path: string; what: string; link: boolean }> = 
   { path: '/healthz', what: 'upstream, Redis and pollers', link: true },
   { path: '/metrics', what: 'Prometheus metrics', link: true },
   { path: '/openapi.json', what: 'the HTTP API, machine-readable', link: true },
+  {
+    path: '/v1/asyncapi.json',
+    what: 'the WebSocket and SSE streams, machine-readable (AsyncAPI 3)',
+    link: true,
+  },
 ];
 
 // The list changes as games start and end; a reload every 15 s follows it without any script.

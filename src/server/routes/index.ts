@@ -2,6 +2,7 @@ import type { SnapshotSource } from '../../model/events.js';
 import type { Logger } from '../../core/log.js';
 import type { InstanceRole } from '../../core/role.js';
 import type { RouteHandler } from '../http-types.js';
+import { createAsyncApiRoute } from './asyncapi.js';
 import { createGamesRoute, type GameFeeds } from './games.js';
 import { createHealthRoute, type HealthRouteOptions } from './health.js';
 import { createHomeRoute } from './home.js';
@@ -10,6 +11,7 @@ import { createOpenApiRoute } from './openapi.js';
 import { createOpsRoute, type OpsClient } from './ops.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
 
+export { createAsyncApiRoute } from './asyncapi.js';
 export { createGamesRoute } from './games.js';
 export { createHealthRoute, type HealthBody, type HealthRouteOptions } from './health.js';
 export { createHomeRoute, HOME_DOCS, type HomeRouteOptions } from './home.js';
@@ -54,6 +56,7 @@ export function createApiRoutes(options: {
     createHealthRoute(options.health),
     createMetricsRoute(options.beforeMetricsScrape ? { beforeScrape: options.beforeMetricsScrape } : {}),
     createOpenApiRoute({ auth: options.auth ?? false }),
+    createAsyncApiRoute({ auth: options.auth ?? false }),
     createHomeRoute({
       snapshots: options.snapshots,
       ...upstream,

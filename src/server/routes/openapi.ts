@@ -5,6 +5,7 @@ import { VERSION } from '../../core/version.js';
 import { LEAGUE_INFO, LEAGUES } from '../../core/leagues.js';
 import { HTTP_ERROR_CODES, sendError, type RouteHandler } from '../http-types.js';
 import { CONTENT_TYPES, FORMATS } from './ops.js';
+import { SNAPSHOT_SCHEMAS } from '../stream-schemas.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 
 /**
@@ -62,35 +63,7 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
           additionalProperties: true,
           description: 'One row; values are strings, numbers, booleans or null',
         },
-        GameSnapshot: {
-          type: 'object',
-          required: ['league', 'gameId', 'seq', 'state', 'score', 'teams'],
-          properties: {
-            league: { enum: [...LEAGUES] },
-            gameId: { type: 'string' },
-            seq: { type: 'integer' },
-            state: { enum: ['pre', 'in', 'post'] },
-            status: { type: 'object' },
-            teams: { type: 'object' },
-            score: {
-              type: 'object',
-              properties: { home: { type: 'integer' }, away: { type: 'integer' } },
-            },
-            period: { type: ['integer', 'null'] },
-            periodLabel: { type: ['string', 'null'] },
-            overtime: { type: 'boolean' },
-            clock: { type: ['string', 'null'] },
-            date: { type: ['string', 'null'] },
-            scoreboard: { type: ['object', 'null'] },
-            recentPlays: { type: 'array', items: ref('Row') },
-            winProbability: { type: ['object', 'null'] },
-            situation: {
-              type: ['object', 'null'],
-              description: 'Team fouls, bonus, timeouts and player fouls, counted from the plays',
-            },
-            updatedAt: { type: 'string', format: 'date-time' },
-          },
-        },
+        ...SNAPSHOT_SCHEMAS,
       },
       responses: {
         NotModified: { description: 'The client already holds this body (If-None-Match matched the ETag)' },
@@ -336,6 +309,13 @@ function fixedPaths(): Record<string, Json> {
         operationId: 'openapi',
         summary: 'This document',
         responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1 document') },
+      },
+    },
+    '/v1/asyncapi.json': {
+      get: {
+        operationId: 'asyncapi',
+        summary: 'The AsyncAPI 3 document of the WebSocket and SSE streams',
+        responses: { '200': json({ type: 'object' }, 'AsyncAPI 3 document') },
       },
     },
     '/v1/stream': {

@@ -53,7 +53,7 @@ describe(`GET /`, () => {
     expect(html).toContain('66 – 71');
     expect(html).toContain('&lt;b&gt;X');
     expect(html).not.toContain('<b>X');
-    for (const path of ['/healthz', '/openapi.json', '/v1/games/live', '/metrics']) {
+    for (const path of ['/healthz', '/openapi.json', '/v1/asyncapi.json', '/v1/games/live', '/metrics']) {
       expect(html).toContain(`href="${path}"`);
     }
     for (const doc of HOME_DOCS) expect(html).toContain(`/docs/${doc.name}.md"`);
