@@ -201,7 +201,8 @@ function subscribe(f: ProbeFindings): CheckResult {
 
 function checkpoint(f: ProbeFindings): CheckResult {
   const w = f.watch;
-  if (!f.hello || !w) return skip('fastcast-checkpoint', 'not reached: no H');
+  // With no live game there is no topic to check: not needed then.
+  if (!f.hello || !w) return skip('fastcast-checkpoint', 'not reached: no H', f.game !== undefined);
   if (w.checkpointError !== undefined)
     return result('fastcast-checkpoint', 'fail', `download failed: ${w.checkpointError}`, {
       fix: 'courtside polls the game and asks for a fresh checkpoint; check that this machine reaches the checkpoint host',
@@ -235,11 +236,73 @@ function checkpoint(f: ProbeFindings): CheckResult {
   );
 }
 
+// What courtside does about the frames' oddities, and what helps a bug report.
+const FRAMES_FIX =
+  'courtside copes (it skips operations on parts it does not read, splits lists, refuses payloads over 16 MiB), ' +
+  'at most at the cost of some polling (docs/upstream.md, "courtside doctor"); a capture of the topic helps a bug report';
+
 function frames(f: ProbeFindings): CheckResult {
   const w = f.watch;
   const log = f.log;
-  if (!w || !log || w.documents === 0 || f.watchedMs === undefined)
-    return skip('fastcast-frames', 'not watched: no document');
+  if (!w || !log || !f.hello) return skip('fastcast-frames', 'not reached: no H', f.game !== undefined);
+  const c = w.checkpoint;
+  if (w.checkpointError !== undefined || !c || c.refused !== undefined)
+    return skip('fastcast-frames', 'not reached: no checkpoint courtside would use');
+  if (w.documents === 0 || f.watchedMs === undefined) return noDocument(f, w, log, c.bytes);
+  const issues = frameIssues(f, w, log);
+  const seconds = Math.round(f.watchedMs / 1000);
+  const data = {
+    patchesApplied: w.patchesApplied,
+    messages: log.received.length,
+    lists: log.lists,
+    skippedOps: w.skipped.length,
+    resyncs: w.resyncs.length,
+  };
+  if (issues.length > 0)
+    return result('fastcast-frames', 'fail', `in ${seconds} s: ${issues.join('; ')}`, {
+      fix: FRAMES_FIX,
+      data,
+    });
+  const ofTopic = log.received.filter(
+    (r) => r.frame.tc === w.topic.name && r.frame.op !== 'S' && r.frame.op !== 'H',
+  );
+  if (ofTopic.length === 0)
+    return result('fastcast-frames', 'warn', `no frame of the topic in ${seconds} s`, {
+      fix: 'a quiet moment of the game, or a stuck topic: run doctor again with --seconds 20',
+      data,
+    });
+  return result(
+    'fastcast-frames',
+    'ok',
+    `${w.patchesApplied} patch frame(s) applied in ${seconds} s (${ofTopic.length} frames of the topic)`,
+    { data },
+  );
+}
+
+/**
+ * The checkpoint was fine, but courtside's topic code made no document of it and its catch-up
+ * (a catch-up frame that does not decode or apply, a gap): push cannot feed this game, whatever
+ * the checkpoint check said.
+ */
+function noDocument(f: ProbeFindings, w: TopicWatch, log: FrameLog, bytes: number): CheckResult {
+  const issues = frameIssues(f, w, log);
+  const why = issues.length > 0 ? issues.join('; ') : `nothing came of it within ${f.stepMs} ms`;
+  return result(
+    'fastcast-frames',
+    'fail',
+    `no document: the checkpoint (${Math.round(bytes / 1024)} KB) was fine, but ${why}`,
+    {
+      fix:
+        'courtside cannot follow this topic by push: it polls the game, asks for a fresh checkpoint again and again and, ' +
+        "after 10 in 2 minutes, leaves the game to polling for 10 minutes (the game's feed says why); " +
+        'a capture of the topic (courtside record --push) helps a bug report',
+      data: { documents: 0, resyncs: w.resyncs.length, messages: log.received.length },
+    },
+  );
+}
+
+/** What went wrong with the topic's frames, one phrase each. */
+function frameIssues(f: ProbeFindings, w: TopicWatch, log: FrameLog): string[] {
   const issues: string[] = [];
   if (log.lists > 0) issues.push(`${log.lists} message(s) held several frames (a JSON list)`);
   const unknown = [...new Set(log.received.map((r) => r.frame.op).filter((op) => !KNOWN_OPS.has(op)))];
@@ -264,6 +327,8 @@ function frames(f: ProbeFindings): CheckResult {
   if (unreadable.length > 0) issues.push(`a document courtside cannot read (${unreadable[0]})`);
   const gaps = w.resyncs.filter((r) => r.reason === 'mid_gap');
   if (gaps.length > 0) issues.push(`frames lost (${gaps[0]?.detail})`);
+  const later = w.resyncs.filter((r) => r.reason === 'checkpoint_failed');
+  if (later.length > 0) issues.push(`a later checkpoint failed (${later[0]?.detail})`);
   if (w.resyncs.length > 0)
     issues.push(
       `courtside's topic code asked for a fresh checkpoint ${w.resyncs.length} time(s) (${[...new Set(w.resyncs.map((r) => r.reason))].join(', ')})`,
@@ -274,35 +339,7 @@ function frames(f: ProbeFindings): CheckResult {
     issues.push(
       `the socket went silent: nothing (no frame, no ping) for ${f.silentMs} ms, over twice the heartbeat of ${hbi} s`,
     );
-  const seconds = Math.round(f.watchedMs / 1000);
-  const data = {
-    patchesApplied: w.patchesApplied,
-    messages: log.received.length,
-    lists: log.lists,
-    skippedOps: w.skipped.length,
-    resyncs: w.resyncs.length,
-  };
-  if (issues.length > 0)
-    return result('fastcast-frames', 'fail', `in ${seconds} s: ${issues.join('; ')}`, {
-      fix:
-        'courtside copes (it skips operations on parts it does not read, splits lists, refuses payloads over 16 MiB), ' +
-        'at most at the cost of some polling (docs/upstream.md, "courtside doctor"); a capture of the topic helps a bug report',
-      data,
-    });
-  const ofTopic = log.received.filter(
-    (r) => r.frame.tc === w.topic.name && r.frame.op !== 'S' && r.frame.op !== 'H',
-  );
-  if (ofTopic.length === 0)
-    return result('fastcast-frames', 'warn', `no frame of the topic in ${seconds} s`, {
-      fix: 'a quiet moment of the game, or a stuck topic: run doctor again with --seconds 20',
-      data,
-    });
-  return result(
-    'fastcast-frames',
-    'ok',
-    `${w.patchesApplied} patch frame(s) applied in ${seconds} s (${ofTopic.length} frames of the topic)`,
-    { data },
-  );
+  return issues;
 }
 
 function lag(f: ProbeFindings): CheckResult {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDoctor, type DoctorFlags } from '../../src/cli/doctor.js';
-import type { CheckResult } from '../../src/cli/doctor-report.js';
+import { doctorExitCode, result, summaryLine, type CheckResult } from '../../src/cli/doctor-report.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
 import { getTestRedis } from '../support/redis.js';
@@ -101,6 +101,13 @@ describe('courtside doctor', () => {
       /patch frame\(s\) did not decode \(.*inflates past 16 MiB/,
     ],
     [
+      'catch-up-bomb',
+      // The checkpoint is fine, but the catch-up's bomb leaves no document: never a success.
+      { fastcastFaults: `catch-up-bomb=${16 * 1024 * 1024 + 1024}` },
+      'fastcast-frames',
+      /no document: the checkpoint \(\d+ KB\) was fine, but .*patch frame\(s\) did not decode \(.*inflates past 16 MiB/,
+    ],
+    [
       'batched-frames',
       { fastcastFaults: 'batched-frames' },
       'fastcast-frames',
@@ -166,6 +173,22 @@ describe('courtside doctor', () => {
     expect(d.line(check)).toMatch(/ -> \S/);
     expect(d.exitCode).toBe(1);
     expect(d.text.trim().split('\n').at(-1)).toMatch(new RegExp(`needed check\\(s\\) failed: .*${check}`));
+  });
+
+  it('a needed check not done is never a success: exit 1, said in the closing line', () => {
+    const ok = result('site-api', 'ok', 'answered');
+    const undone = result('fastcast-frames', 'skip', 'not reached');
+    const unneeded = result('redis', 'skip', 'not configured', { needed: false });
+    expect(doctorExitCode([ok, unneeded])).toBe(0);
+    expect(summaryLine([ok, unneeded])).toBe('doctor: everything needed works');
+    expect(doctorExitCode([ok, undone, unneeded])).toBe(1);
+    expect(summaryLine([ok, undone, unneeded])).toBe(
+      'doctor: 1 needed check(s) could not be done: fastcast-frames; whether courtside works here is not known',
+    );
+    const failed = result('fastcast-subscribe', 'fail', 'no H');
+    expect(summaryLine([ok, failed, undone])).toBe(
+      'doctor: 1 needed check(s) failed: fastcast-subscribe (not checked after it: fastcast-frames)',
+    );
   });
 
   it('a Redis that does not answer fails its line; no Redis configured is skipped and not needed', async () => {
