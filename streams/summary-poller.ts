@@ -64,8 +64,13 @@ export interface SummaryPollerHooks {
   emit(event: GameEvent): void;
   /** A poller started or stopped, or a game changed state (for the tracked-games gauge). */
   changed(): void;
-  /** The game's poller started (true) or stopped (false): its push topic is wanted or not. */
-  running?(t: GameTracker, running: boolean): void;
+  /**
+   * This instance feeds the game (its poller runs and it holds the lease: true) or does not
+   * (standby, or the poller stopped: false). Its push topic is wanted only while it does: a
+   * standby instance would receive every frame of a game it does not feed. Called again with the
+   * same value as polls go on.
+   */
+  feeding?(t: GameTracker, feeding: boolean): void;
 }
 
 export interface SummaryPollers {
@@ -98,6 +103,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     // A pushed document is the lease holder's to diff: left pending here, it would have the
     // poller ask for the lease again and again with no pause.
     if (t.push) t.push.pending = false;
+    hooks.feeding?.(t, false);
     return 'continue';
   }
 
@@ -106,6 +112,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     ctx.book.succeeded(t.status);
     t.status.state = 'polling';
     t.following = follow(t.following, false, now());
+    hooks.feeding?.(t, true);
   }
 
   async function offer(t: GameTracker): Promise<CopyOffer | 'stored' | null> {
@@ -314,11 +321,9 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
         takeWhile((outcome) => outcome !== 'stop'),
       )
       .subscribe({ complete: () => finish(t) });
-    // A synchronous completion (closed meanwhile) already ran finish.
-    if (!sub.closed) {
-      t.sub = sub;
-      hooks.running?.(t, true);
-    }
+    // A synchronous completion (closed meanwhile) already ran finish. The push topic waits for
+    // the lease: a poll that holds it says so (pollSucceeded).
+    if (!sub.closed) t.sub = sub;
     hooks.changed();
   }
 
@@ -327,7 +332,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     const wasRunning = t.sub !== null;
     t.sub = null;
     t.status.state = 'stopped';
-    if (wasRunning) hooks.running?.(t, false);
+    if (wasRunning) hooks.feeding?.(t, false);
     const finished = copyOf(t.custody)?.meta.ended === true;
     if (isHolding(t.custody) && !ctx.isClosed()) {
       const key = t.key;
