@@ -12,6 +12,8 @@ import type { TopicWatch } from './doctor-topic.js';
 export interface ProbeFindings {
   readonly fastcastUrl: string;
   readonly stepMs: number;
+  /** The scoreboards were read: without a game, none was live. */
+  readonly boardsRead: boolean;
   first?: SocketAttempt;
   /** The second upgrade, with the token percent-encoded whole, when the first was refused. */
   encoded?: SocketAttempt;
@@ -44,6 +46,13 @@ export function fastcastResults(f: ProbeFindings): CheckResult[] {
 
 const skip = (check: CheckResult['check'], why: string, needed = true): CheckResult =>
   result(check, 'skip', why, { needed });
+
+/** Why a topic's checkpoint and frames were not looked at. */
+const notReached = (f: ProbeFindings): string =>
+  f.game === undefined ? 'not reached: no game to subscribe to' : 'not reached: no H';
+
+// A resync reason as words (`mid_gap`: mid gap).
+const words = (reason: ResyncReason): string => reason.replace(/_/g, ' ');
 
 function discovery(f: ProbeFindings): CheckResult {
   const a = f.first;
@@ -159,6 +168,11 @@ function connect(f: ProbeFindings): CheckResult {
 
 function subscribe(f: ProbeFindings): CheckResult {
   if (f.connect?.frame.rc !== 200) return skip('fastcast-subscribe', 'not reached: no session');
+  if (!f.game && !f.boardsRead)
+    return skip(
+      'fastcast-subscribe',
+      'not reached: the scoreboards could not be read (site-api), so no live game was found; --game <id> names one',
+    );
   if (!f.game)
     return result('fastcast-subscribe', 'warn', 'no live game on the scoreboards to subscribe to', {
       fix: 'run doctor again during a game, or name one with --game <id>',
@@ -202,7 +216,7 @@ function subscribe(f: ProbeFindings): CheckResult {
 function checkpoint(f: ProbeFindings): CheckResult {
   const w = f.watch;
   // With no live game there is no topic to check: not needed then.
-  if (!f.hello || !w) return skip('fastcast-checkpoint', 'not reached: no H', f.game !== undefined);
+  if (!f.hello || !w) return skip('fastcast-checkpoint', notReached(f), f.game !== undefined);
   if (w.checkpointError !== undefined)
     return result('fastcast-checkpoint', 'fail', `download failed: ${w.checkpointError}`, {
       fix: 'courtside polls the game and asks for a fresh checkpoint; check that this machine reaches the checkpoint host',
@@ -244,7 +258,7 @@ const FRAMES_FIX =
 function frames(f: ProbeFindings): CheckResult {
   const w = f.watch;
   const log = f.log;
-  if (!w || !log || !f.hello) return skip('fastcast-frames', 'not reached: no H', f.game !== undefined);
+  if (!w || !log || !f.hello) return skip('fastcast-frames', notReached(f), f.game !== undefined);
   const c = w.checkpoint;
   if (w.checkpointError !== undefined || !c || c.refused !== undefined)
     return skip('fastcast-frames', 'not reached: no checkpoint courtside would use');
@@ -331,7 +345,7 @@ function frameIssues(f: ProbeFindings, w: TopicWatch, log: FrameLog): string[] {
   if (later.length > 0) issues.push(`a later checkpoint failed (${later[0]?.detail})`);
   if (w.resyncs.length > 0)
     issues.push(
-      `courtside's topic code asked for a fresh checkpoint ${w.resyncs.length} time(s) (${[...new Set(w.resyncs.map((r) => r.reason))].join(', ')})`,
+      `courtside's topic code asked for a fresh checkpoint ${w.resyncs.length} time(s) (${[...new Set(w.resyncs.map((r) => words(r.reason)))].join(', ')})`,
     );
   if (log.closedWith !== undefined) issues.push(`the socket ended: ${log.closedWith}`);
   const hbi = f.connect?.frame.hbi;

@@ -224,7 +224,23 @@ describe('courtside doctor', () => {
     expect(d.line('fastcast-connect')).toMatch(/^ok/);
     expect(d.line('fastcast-subscribe')).toMatch(/^warn\s+fastcast-subscribe\s+no live game .* --game <id>/);
     expect(d.verdict('fastcast-frames')).toBe('skip');
+    expect(d.line('fastcast-checkpoint')).toMatch(
+      /^skip\s+fastcast-checkpoint\s+not reached: no game to subscribe to$/,
+    );
     expect(d.exitCode).toBe(0);
+  });
+
+  it('with scoreboards it cannot read: no game is not called a quiet day, and the subscription is said not checked', async () => {
+    const up = await simulator({ fastcastFaults: 'waf' });
+    const d = await doctor(up, { seconds: '1' });
+    expect(d.line('fastcast-connect')).toMatch(/^ok/);
+    expect(d.line('fastcast-subscribe')).toMatch(
+      /^skip\s+fastcast-subscribe\s+not reached: the scoreboards could not be read \(site-api\), .* --game <id>/,
+    );
+    expect(d.text.trim().split('\n').at(-1)).toBe(
+      'doctor: 1 needed check(s) failed: site-api (not checked after it: fastcast-subscribe)',
+    );
+    expect(d.exitCode).toBe(1);
   });
 
   // Three processes, each starting from source: slow on a busy machine.
