@@ -112,7 +112,6 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     ctx.book.succeeded(t.status);
     t.status.state = 'polling';
     t.following = follow(t.following, false, now());
-    hooks.feeding?.(t, true);
   }
 
   async function offer(t: GameTracker): Promise<CopyOffer | 'stored' | null> {
@@ -172,6 +171,8 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     const grant = await bus.acquireLease(key, instanceId, intervals.leaseTtlMs);
     if (ctx.isClosed()) return 'stop';
     if (!grant) return lostLease(t, 'lease taken by another instance');
+    // The lease is this instance's: so is the push topic, from now on.
+    hooks.feeding?.(t, true);
     const copy = copyOf(t.custody);
     if (copy !== null) {
       const verdict = needsStoreCheck(t.custody, grant) ? await verifyStored(t, copy) : 'ok';
@@ -322,7 +323,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
       )
       .subscribe({ complete: () => finish(t) });
     // A synchronous completion (closed meanwhile) already ran finish. The push topic waits for
-    // the lease: a poll that holds it says so (pollSucceeded).
+    // the lease: a poll granted it says so.
     if (!sub.closed) t.sub = sub;
     hooks.changed();
   }
