@@ -3,7 +3,7 @@
  * object), and the exit code they make.
  *
  * Verdicts: `ok` works; `warn` worth knowing but not a fault (no live game to subscribe to, a
- * quiet game, a large lag); `fail` broken, or the upstream does something it should not (named,
+ * large lag); `fail` broken, or the upstream does something it should not (named,
  * with what courtside does about it and what to do); `skip` not checked (not configured, or an
  * earlier step failed). A needed check that was not checked never counts as working: doctor
  * cannot say that courtside works where it could not look.

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDoctor, type DoctorFlags } from '../../src/cli/doctor.js';
+import { fastcastResults, type ProbeFindings } from '../../src/cli/doctor-findings.js';
 import { doctorExitCode, result, summaryLine, type CheckResult } from '../../src/cli/doctor-report.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
@@ -189,6 +190,40 @@ describe('courtside doctor', () => {
     expect(summaryLine([ok, failed, undone])).toBe(
       'doctor: 1 needed check(s) failed: fastcast-subscribe (not checked after it: fastcast-frames)',
     );
+  });
+
+  it('a topic watched with no patch coming (a break in play) is not checked, and so not a success', () => {
+    const topic = 'gp-basketball-nba-1';
+    const findings = {
+      fastcastUrl: 'http://127.0.0.1:1/public/websockethost',
+      stepMs: 4000,
+      boardsRead: true,
+      game: { league: 'mens', id: '1' },
+      connect: { frame: { op: 'C', rc: 200, hbi: 30 }, ms: 1 },
+      subscribe: { frame: { op: 'S', rc: 200, tc: topic }, ms: 1 },
+      hello: { frame: { op: 'H', tc: topic, mid: 1 }, ms: 2 },
+      watch: {
+        topic: { name: topic },
+        checkpoint: { url: 'http://x/cp', bytes: 2048, wrapped: false, refused: undefined, plays: 3 },
+        checkpointError: undefined,
+        documents: 1,
+        patchesApplied: 0,
+        resyncs: [],
+        skipped: [],
+        lags: [],
+      },
+      log: { received: [{ frame: { op: 'I', tc: topic, mid: 2, pl: '0' }, at: 0 }], lists: 0, unreadable: 0 },
+      watchedMs: 4000,
+      silentMs: 10,
+    } as unknown as ProbeFindings;
+    const frames = fastcastResults(findings).find((r) => r.check === 'fastcast-frames');
+    expect(frames).toMatchObject({
+      verdict: 'skip',
+      needed: true,
+      detail: 'not checked: no patch came in 4 s (1 other frame(s) of the topic)',
+    });
+    expect(summaryLine([frames!])).toMatch(/could not be done: fastcast-frames/);
+    expect(doctorExitCode([frames!])).toBe(1);
   });
 
   it('a Redis that does not answer fails its line; no Redis configured is skipped and not needed', async () => {
