@@ -22,6 +22,8 @@ export const follow = (f: Following, standby: boolean, now: number): Following =
 
 export const STANDBY_REASON = 'another instance holds the game';
 export const PUSH_OFF_REASON = 'push off';
+/** Push's reason for a game this instance stopped feeding (standby, or its poller stopped). */
+export const NOT_FED_REASON = 'unsubscribed: not fed here (standby, or the poller stopped)';
 
 /**
  * The poller's status as reported: its `feed` and, for a game fed by push, the state `push`.

@@ -77,7 +77,7 @@ export function createLiveGames(
     dataLostAt: () => dataLostAt,
     emit,
     changed: refreshGauge,
-    running: (t, running) => (running ? push?.want(t) : push?.forget(t)),
+    feeding: (t, feeding) => (feeding ? push?.want(t) : push?.forget(t)),
   });
 
   function refreshGauge(): void {

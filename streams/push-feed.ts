@@ -2,6 +2,7 @@ import { gameTopic, parseGameTopic } from '../src/espn/fastcast-frames.js';
 import type { League } from '../src/core/leagues.js';
 import type { EngineContext } from './engine-context.js';
 import { documentArrived, fellBack, resyncing } from './push-health.js';
+import { NOT_FED_REASON } from './game-feed.js';
 import { setHealth } from './push-state.js';
 import { readSummaryHeader } from './summary-header.js';
 import type { GameTracker } from './summary-poller.js';
@@ -11,9 +12,12 @@ import type { GameTracker } from './summary-poller.js';
  * runs, and what the client reports turned into each game's push health and pending document.
  */
 export interface PushFeed {
-  /** The game's poller started: its topic is subscribed. */
+  /** This instance feeds the game (its poller runs, with the lease): its topic is subscribed. */
   want(t: GameTracker): void;
-  /** The game's poller stopped: its topic is forgotten. */
+  /**
+   * This instance no longer feeds the game (standby, or its poller stopped): its topic is
+   * forgotten, with what it delivered, and the game is polled when it is fed here again.
+   */
   forget(t: GameTracker): void;
   close(): Promise<void>;
 }
@@ -29,6 +33,8 @@ export function createPushFeed(
   trackerOf: (league: League, gameId: string) => GameTracker | undefined,
 ): PushFeed {
   const { logger, now } = ctx;
+  // The topics of the games this instance feeds (asked for at every poll that holds the lease).
+  const subscribed = new Set<string>();
   const running = (topic: string): GameTracker | undefined => {
     const game = parseGameTopic(topic);
     const t = game && trackerOf(game.league, game.gameId);
@@ -62,10 +68,23 @@ export function createPushFeed(
   });
   return {
     want(t) {
-      if (t.push) client.subscribe(gameTopic(t.key.league, t.key.gameId));
+      if (!t.push) return;
+      const topic = gameTopic(t.key.league, t.key.gameId);
+      if (subscribed.has(topic)) return;
+      subscribed.add(topic);
+      client.subscribe(topic);
     },
     forget(t) {
-      if (t.push) client.unsubscribe(gameTopic(t.key.league, t.key.gameId));
+      const push = t.push;
+      const topic = gameTopic(t.key.league, t.key.gameId);
+      if (!push || !subscribed.delete(topic)) return;
+      client.unsubscribe(topic);
+      // Unsubscribed, the topic reports nothing more: a health left at push would wait for
+      // documents that never come once the game is fed here again, and a document kept would be
+      // older than what the game's feeder committed meanwhile.
+      push.doc = undefined;
+      push.pending = false;
+      setHealth(push, fellBack(push.health, now(), NOT_FED_REASON), t.key, logger);
     },
     close: () => client.close(),
   };

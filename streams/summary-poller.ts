@@ -65,8 +65,13 @@ export interface SummaryPollerHooks {
   emit(event: GameEvent): void;
   /** A poller started or stopped, or a game changed state (for the tracked-games gauge). */
   changed(): void;
-  /** The game's poller started (true) or stopped (false): its push topic is wanted or not. */
-  running?(t: GameTracker, running: boolean): void;
+  /**
+   * This instance feeds the game (its poller runs and it holds the lease: true) or does not
+   * (standby, or the poller stopped: false). Its push topic is wanted only while it does: a
+   * standby instance would receive every frame of a game it does not feed. Called again with the
+   * same value as polls go on.
+   */
+  feeding?(t: GameTracker, feeding: boolean): void;
 }
 
 export interface SummaryPollers {
@@ -99,6 +104,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     // A pushed document is the lease holder's to diff: left pending here, it would have the
     // poller ask for the lease again and again with no pause.
     if (t.push) t.push.pending = false;
+    hooks.feeding?.(t, false);
     return 'continue';
   }
 
@@ -166,6 +172,8 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     const grant = await bus.acquireLease(key, instanceId, intervals.leaseTtlMs);
     if (ctx.isClosed()) return 'stop';
     if (!grant) return lostLease(t, 'lease taken by another instance');
+    // The lease is this instance's: so is the push topic, from now on.
+    hooks.feeding?.(t, true);
     const copy = copyOf(t.custody);
     if (copy !== null) {
       const verdict = needsStoreCheck(t.custody, grant) ? await verifyStored(t, copy) : 'ok';
@@ -315,11 +323,9 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
         takeWhile((outcome) => outcome !== 'stop'),
       )
       .subscribe({ complete: () => finish(t) });
-    // A synchronous completion (closed meanwhile) already ran finish.
-    if (!sub.closed) {
-      t.sub = sub;
-      hooks.running?.(t, true);
-    }
+    // A synchronous completion (closed meanwhile) already ran finish. The push topic waits for
+    // the lease: a poll granted it says so.
+    if (!sub.closed) t.sub = sub;
     hooks.changed();
   }
 
@@ -328,7 +334,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     const wasRunning = t.sub !== null;
     t.sub = null;
     t.status.state = 'stopped';
-    if (wasRunning) hooks.running?.(t, false);
+    if (wasRunning) hooks.feeding?.(t, false);
     const finished = copyOf(t.custody)?.meta.ended === true;
     if (isHolding(t.custody) && !ctx.isClosed()) {
       const key = t.key;

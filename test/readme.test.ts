@@ -579,8 +579,14 @@ describe('README alert bot with Redis', () => {
     `the alert bot: serve, receiver and worker${redis ? '' : ' (skipped: no Redis; set REDIS_URL)'}`,
     async () => {
       const tmp = mkdtempSync(join(tmpdir(), 'courtside-bot-'));
-      // A replayed game at 1000x: it ends within ~10 s, and final_score fires.
-      stack = await startStack({ replay: [MENS_FINAL?.file ?? ''], speed: 1_000 });
+      // A replayed game at 1000x: it ends within ~10 s of its start, and final_score fires. Its
+      // clock stands still until `serve` listens: three processes starting from source can take
+      // longer than the whole game on a busy machine, and a game over before serve polled it is
+      // never pushed.
+      const origin = Date.now();
+      let playingSince: number | null = null;
+      const clock = { now: () => (playingSince === null ? origin : origin + Date.now() - playingSince) };
+      stack = await startStack({ replay: [MENS_FINAL?.file ?? ''], speed: 1_000, clock });
       const env = {
         REDIS_URL: redis?.url ?? '',
         COURTSIDE_PREFIX: redis?.prefix ?? '',
@@ -640,6 +646,7 @@ describe('README alert bot with Redis', () => {
         },
       );
       const [, serveUrl = ''] = await serve.waitForStdout(/courtside listening on (http:\/\/\S+)/);
+      playingSince = Date.now();
       // Offline means offline: push comes from the simulator named by --upstream, not ESPN's host.
       await waitFor(
         () => /"msg":"game now fed by push/.test(serve.stderr()),

@@ -19,6 +19,8 @@ export interface FastcastProbeOptions {
   readonly push: PushConfig;
   /** The game to subscribe to; none: the subscription checks are skipped. */
   readonly game: { readonly league: League; readonly id: string } | undefined;
+  /** Whether the scoreboards were read (no game then means no live game, not an unknown one). */
+  readonly boardsRead: boolean;
   /** Each step's wait (discovery, upgrade, `C`, `S`, `H`, the checkpoint). */
   readonly stepMs: number;
   /** How long the frames are watched after the first document. */
@@ -30,7 +32,11 @@ export interface FastcastProbeOptions {
 export async function probeFastcast(options: FastcastProbeOptions): Promise<CheckResult[]> {
   const now = options.now ?? Date.now;
   const dispatcher = new Agent({ keepAliveTimeout: 1_000 });
-  const findings: ProbeFindings = { fastcastUrl: options.push.fastcastUrl, stepMs: options.stepMs };
+  const findings: ProbeFindings = {
+    fastcastUrl: options.push.fastcastUrl,
+    stepMs: options.stepMs,
+    boardsRead: options.boardsRead,
+  };
   let ws: WebSocket | undefined;
   try {
     const socketRequest = { push: options.push, dispatcher, timeoutMs: options.stepMs };

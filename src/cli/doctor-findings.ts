@@ -12,6 +12,8 @@ import type { TopicWatch } from './doctor-topic.js';
 export interface ProbeFindings {
   readonly fastcastUrl: string;
   readonly stepMs: number;
+  /** The scoreboards were read: without a game, none was live. */
+  readonly boardsRead: boolean;
   first?: SocketAttempt;
   /** The second upgrade, with the token percent-encoded whole, when the first was refused. */
   encoded?: SocketAttempt;
@@ -44,6 +46,13 @@ export function fastcastResults(f: ProbeFindings): CheckResult[] {
 
 const skip = (check: CheckResult['check'], why: string, needed = true): CheckResult =>
   result(check, 'skip', why, { needed });
+
+/** Why a topic's checkpoint and frames were not looked at. */
+const notReached = (f: ProbeFindings): string =>
+  f.game === undefined ? 'not reached: no game to subscribe to' : 'not reached: no H';
+
+// A resync reason as words (`mid_gap`: mid gap).
+const words = (reason: ResyncReason): string => reason.replace(/_/g, ' ');
 
 function discovery(f: ProbeFindings): CheckResult {
   const a = f.first;
@@ -159,6 +168,11 @@ function connect(f: ProbeFindings): CheckResult {
 
 function subscribe(f: ProbeFindings): CheckResult {
   if (f.connect?.frame.rc !== 200) return skip('fastcast-subscribe', 'not reached: no session');
+  if (!f.game && !f.boardsRead)
+    return skip(
+      'fastcast-subscribe',
+      'not reached: the scoreboards could not be read (site-api), so no live game was found; --game <id> names one',
+    );
   if (!f.game)
     return result('fastcast-subscribe', 'warn', 'no live game on the scoreboards to subscribe to', {
       fix: 'run doctor again during a game, or name one with --game <id>',
@@ -201,7 +215,8 @@ function subscribe(f: ProbeFindings): CheckResult {
 
 function checkpoint(f: ProbeFindings): CheckResult {
   const w = f.watch;
-  if (!f.hello || !w) return skip('fastcast-checkpoint', 'not reached: no H');
+  // With no live game there is no topic to check: not needed then.
+  if (!f.hello || !w) return skip('fastcast-checkpoint', notReached(f), f.game !== undefined);
   if (w.checkpointError !== undefined)
     return result('fastcast-checkpoint', 'fail', `download failed: ${w.checkpointError}`, {
       fix: 'courtside polls the game and asks for a fresh checkpoint; check that this machine reaches the checkpoint host',
@@ -235,11 +250,79 @@ function checkpoint(f: ProbeFindings): CheckResult {
   );
 }
 
+// What courtside does about the frames' oddities, and what helps a bug report.
+const FRAMES_FIX =
+  'courtside copes (it skips operations on parts it does not read, splits lists, refuses payloads over 16 MiB), ' +
+  'at most at the cost of some polling (docs/upstream.md, "courtside doctor"); a capture of the topic helps a bug report';
+
 function frames(f: ProbeFindings): CheckResult {
   const w = f.watch;
   const log = f.log;
-  if (!w || !log || w.documents === 0 || f.watchedMs === undefined)
-    return skip('fastcast-frames', 'not watched: no document');
+  if (!w || !log || !f.hello) return skip('fastcast-frames', notReached(f), f.game !== undefined);
+  const c = w.checkpoint;
+  if (w.checkpointError !== undefined || !c || c.refused !== undefined)
+    return skip('fastcast-frames', 'not reached: no checkpoint courtside would use');
+  if (w.documents === 0 || f.watchedMs === undefined) return noDocument(f, w, log, c.bytes);
+  const issues = frameIssues(f, w, log);
+  const seconds = Math.round(f.watchedMs / 1000);
+  const data = {
+    patchesApplied: w.patchesApplied,
+    messages: log.received.length,
+    lists: log.lists,
+    skippedOps: w.skipped.length,
+    resyncs: w.resyncs.length,
+  };
+  if (issues.length > 0)
+    return result('fastcast-frames', 'fail', `in ${seconds} s: ${issues.join('; ')}`, {
+      fix: FRAMES_FIX,
+      data,
+    });
+  const ofTopic = log.received.filter(
+    (r) => r.frame.tc === w.topic.name && r.frame.op !== 'S' && r.frame.op !== 'H',
+  );
+  // No patch seen to apply: whether patches apply here is not known, so this is not a success.
+  if (w.patchesApplied === 0)
+    return result(
+      'fastcast-frames',
+      'skip',
+      `not checked: no patch came in ${seconds} s (${ofTopic.length} other frame(s) of the topic)`,
+      {
+        fix: 'a break in play, or a stuck topic: run doctor again with --seconds 30, or during play (--game <id>)',
+        data,
+      },
+    );
+  return result(
+    'fastcast-frames',
+    'ok',
+    `${w.patchesApplied} patch frame(s) applied in ${seconds} s (${ofTopic.length} frames of the topic)`,
+    { data },
+  );
+}
+
+/**
+ * The checkpoint was fine, but courtside's topic code made no document of it and its catch-up
+ * (a catch-up frame that does not decode or apply, a gap): push cannot feed this game, whatever
+ * the checkpoint check said.
+ */
+function noDocument(f: ProbeFindings, w: TopicWatch, log: FrameLog, bytes: number): CheckResult {
+  const issues = frameIssues(f, w, log);
+  const why = issues.length > 0 ? issues.join('; ') : `nothing came of it within ${f.stepMs} ms`;
+  return result(
+    'fastcast-frames',
+    'fail',
+    `no document: the checkpoint (${Math.round(bytes / 1024)} KB) was fine, but ${why}`,
+    {
+      fix:
+        'courtside cannot follow this topic by push: it polls the game, asks for a fresh checkpoint again and again and, ' +
+        "after 10 in 2 minutes, leaves the game to polling for 10 minutes (the game's feed says why); " +
+        'a capture of the topic (courtside record --push) helps a bug report',
+      data: { documents: 0, resyncs: w.resyncs.length, messages: log.received.length },
+    },
+  );
+}
+
+/** What went wrong with the topic's frames, one phrase each. */
+function frameIssues(f: ProbeFindings, w: TopicWatch, log: FrameLog): string[] {
   const issues: string[] = [];
   if (log.lists > 0) issues.push(`${log.lists} message(s) held several frames (a JSON list)`);
   const unknown = [...new Set(log.received.map((r) => r.frame.op).filter((op) => !KNOWN_OPS.has(op)))];
@@ -264,9 +347,11 @@ function frames(f: ProbeFindings): CheckResult {
   if (unreadable.length > 0) issues.push(`a document courtside cannot read (${unreadable[0]})`);
   const gaps = w.resyncs.filter((r) => r.reason === 'mid_gap');
   if (gaps.length > 0) issues.push(`frames lost (${gaps[0]?.detail})`);
+  const later = w.resyncs.filter((r) => r.reason === 'checkpoint_failed');
+  if (later.length > 0) issues.push(`a later checkpoint failed (${later[0]?.detail})`);
   if (w.resyncs.length > 0)
     issues.push(
-      `courtside's topic code asked for a fresh checkpoint ${w.resyncs.length} time(s) (${[...new Set(w.resyncs.map((r) => r.reason))].join(', ')})`,
+      `courtside's topic code asked for a fresh checkpoint ${w.resyncs.length} time(s) (${[...new Set(w.resyncs.map((r) => words(r.reason)))].join(', ')})`,
     );
   if (log.closedWith !== undefined) issues.push(`the socket ended: ${log.closedWith}`);
   const hbi = f.connect?.frame.hbi;
@@ -274,35 +359,7 @@ function frames(f: ProbeFindings): CheckResult {
     issues.push(
       `the socket went silent: nothing (no frame, no ping) for ${f.silentMs} ms, over twice the heartbeat of ${hbi} s`,
     );
-  const seconds = Math.round(f.watchedMs / 1000);
-  const data = {
-    patchesApplied: w.patchesApplied,
-    messages: log.received.length,
-    lists: log.lists,
-    skippedOps: w.skipped.length,
-    resyncs: w.resyncs.length,
-  };
-  if (issues.length > 0)
-    return result('fastcast-frames', 'fail', `in ${seconds} s: ${issues.join('; ')}`, {
-      fix:
-        'courtside copes (it skips operations on parts it does not read, splits lists, refuses payloads over 16 MiB), ' +
-        'at most at the cost of some polling (docs/upstream.md, "courtside doctor"); a capture of the topic helps a bug report',
-      data,
-    });
-  const ofTopic = log.received.filter(
-    (r) => r.frame.tc === w.topic.name && r.frame.op !== 'S' && r.frame.op !== 'H',
-  );
-  if (ofTopic.length === 0)
-    return result('fastcast-frames', 'warn', `no frame of the topic in ${seconds} s`, {
-      fix: 'a quiet moment of the game, or a stuck topic: run doctor again with --seconds 20',
-      data,
-    });
-  return result(
-    'fastcast-frames',
-    'ok',
-    `${w.patchesApplied} patch frame(s) applied in ${seconds} s (${ofTopic.length} frames of the topic)`,
-    { data },
-  );
+  return issues;
 }
 
 function lag(f: ProbeFindings): CheckResult {

@@ -3,9 +3,10 @@
  * object), and the exit code they make.
  *
  * Verdicts: `ok` works; `warn` worth knowing but not a fault (no live game to subscribe to, a
- * quiet game, a large lag); `fail` broken, or the upstream does something it should not (named,
+ * large lag); `fail` broken, or the upstream does something it should not (named,
  * with what courtside does about it and what to do); `skip` not checked (not configured, or an
- * earlier step failed).
+ * earlier step failed). A needed check that was not checked never counts as working: doctor
+ * cannot say that courtside works where it could not look.
  */
 export type Verdict = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -53,9 +54,14 @@ export function result(
   };
 }
 
-/** 0 when every needed check passed (`ok`, `warn` or `skip`), else 1. */
+const failedChecks = (results: readonly CheckResult[]): CheckName[] =>
+  results.filter((r) => r.needed && r.verdict === 'fail').map((r) => r.check);
+const undoneChecks = (results: readonly CheckResult[]): CheckName[] =>
+  results.filter((r) => r.needed && r.verdict === 'skip').map((r) => r.check);
+
+/** 0 when every needed check was done and passed (`ok` or `warn`), else 1. */
 export function doctorExitCode(results: readonly CheckResult[]): number {
-  return results.some((r) => r.needed && r.verdict === 'fail') ? 1 : 0;
+  return failedChecks(results).length > 0 || undoneChecks(results).length > 0 ? 1 : 0;
 }
 
 const WIDTH = Math.max(...CHECK_NAMES.map((n) => n.length));
@@ -68,10 +74,16 @@ export function formatResult(r: CheckResult): string {
 
 /** The closing line: how many needed checks failed, and so the exit code. */
 export function summaryLine(results: readonly CheckResult[]): string {
-  const failed = results.filter((r) => r.needed && r.verdict === 'fail').map((r) => r.check);
-  return failed.length === 0
-    ? 'doctor: everything needed works'
-    : `doctor: ${failed.length} needed check(s) failed: ${failed.join(', ')}`;
+  const failed = failedChecks(results);
+  const undone = undoneChecks(results);
+  if (failed.length > 0)
+    return (
+      `doctor: ${failed.length} needed check(s) failed: ${failed.join(', ')}` +
+      (undone.length > 0 ? ` (not checked after it: ${undone.join(', ')})` : '')
+    );
+  if (undone.length > 0)
+    return `doctor: ${undone.length} needed check(s) could not be done: ${undone.join(', ')}; whether courtside works here is not known`;
+  return 'doctor: everything needed works';
 }
 
 /** `--json`: one object with every check, in order. */

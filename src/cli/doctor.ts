@@ -118,6 +118,7 @@ export async function runDoctor(
         : await probeFastcast({
             push,
             game,
+            boardsRead: site.result.verdict !== 'fail',
             stepMs: STEP_MS,
             watchMs: watchSeconds * 1000,
             fetchDocument: (request) => client.fetchDocument(request),

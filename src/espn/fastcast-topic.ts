@@ -168,10 +168,13 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
           resync('bad_payload', 'checkpoint frame without a URL');
           return;
         }
-        // A checkpoint announced while the document is live and already at or past its mid holds
-        // nothing the document lacks (a server may announce each new checkpoint to everyone):
-        // reloading it would only hold back the patches that follow until the download ends.
-        if (phase === 'live' && f.mid !== undefined && lastMid !== null && f.mid <= lastMid) return;
+        // A checkpoint announced at a mid the topic already has holds nothing it lacks (a server
+        // may announce each new checkpoint to everyone): the live document, or the checkpoint
+        // still downloading with the frames held after it. Loading it would cost a second
+        // download and hold back the patches that follow until it ends; on a loaded machine the
+        // first download can still be under way when the next checkpoint is announced.
+        const held = phase === 'live' || phase === 'loading';
+        if (held && f.mid !== undefined && lastMid !== null && f.mid <= lastMid) return;
         pending = [];
         lastMid = f.mid ?? null;
         checkpointMid = lastMid;

@@ -13,6 +13,9 @@ import type { PatchOperation } from '../espn/fastcast-frames.js';
  * - `wrapped-checkpoint`: the checkpoint body is `{"pl": <document>}`;
  * - `inflate-bomb[=BYTES]`: one patch frame in ten is preceded by a compressed frame that inflates
  *   to BYTES (default 1 GiB) of a valid, empty patch;
+ * - `catch-up-bomb[=BYTES]`: every subscription's catch-up holds such a frame, right after the `H`,
+ *   as a topic's does when a bomb was published since its checkpoint: the checkpoint is fine, but
+ *   no document comes of it;
  * - `batched-frames`: several messages in one WebSocket frame (a JSON list): the `H` with its
  *   catch-up, and each patch with the keep-alive that follows it;
  * - `maintenance`: an `M` frame, after the `C` answer (all games) or the game's `S` answer;
@@ -29,6 +32,7 @@ export const FASTCAST_FAULTS = [
   'no-h',
   'wrapped-checkpoint',
   'inflate-bomb',
+  'catch-up-bomb',
   'batched-frames',
   'maintenance',
   'encoded-token',
@@ -41,7 +45,7 @@ export type FastcastFaultName = (typeof FASTCAST_FAULTS)[number];
 
 export interface FastcastFault {
   readonly name: FastcastFaultName;
-  /** `absent-keys`: one frame in this many; `inflate-bomb`: inflated bytes. */
+  /** `absent-keys`: one frame in this many; `inflate-bomb`, `catch-up-bomb`: inflated bytes. */
   readonly value?: number;
   /** The games it applies to (ESPN event ids); every game when absent. */
   readonly games?: readonly string[];
@@ -59,7 +63,9 @@ const WITH_VALUE: Readonly<
 > = {
   'absent-keys': { default: 10, min: 1, form: 'an integer >= 1 (one frame in N)' },
   'inflate-bomb': { default: 2 ** 30, min: 1024, form: 'an integer number of bytes >= 1024' },
+  'catch-up-bomb': { default: 2 ** 30, min: 1024, form: 'an integer number of bytes >= 1024' },
 };
+const BOMBS: ReadonlySet<FastcastFaultName> = new Set(['inflate-bomb', 'catch-up-bomb']);
 // A bomb is sent before one patch frame in this many.
 export const BOMB_EVERY = 10;
 
@@ -146,7 +152,7 @@ export class FastcastFaults {
   /** Makes the compressed bombs the faults ask for. */
   async prepare(): Promise<void> {
     for (const f of this.list) {
-      if (f.name !== 'inflate-bomb') continue;
+      if (!BOMBS.has(f.name)) continue;
       const size = bombSize(f);
       if (!this.bombs.has(size)) this.bombs.set(size, await deflatedBomb(size));
     }
@@ -170,10 +176,16 @@ export class FastcastFaults {
     this.decided.set(publication, decision);
     return decision;
   }
+
+  /** The bomb payload a subscription's catch-up to `game`'s topic opens with, if any. */
+  catchUpBomb(game: string): string | undefined {
+    const f = this.find('catch-up-bomb', game);
+    return f && this.bombs.get(bombSize(f));
+  }
 }
 
 function bombSize(f: FastcastFault): number {
-  return f.value ?? WITH_VALUE['inflate-bomb']?.default ?? 2 ** 30;
+  return f.value ?? WITH_VALUE[f.name]?.default ?? 2 ** 30;
 }
 
 /**

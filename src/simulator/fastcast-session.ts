@@ -101,8 +101,16 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
       if (deps.pushFaults.has('no-h', game)) return;
       // Subscribing again is how a client gets a fresh checkpoint: the `mid`s go on.
       const { checkpoint, since } = feed.latest();
+      const bomb = deps.pushFaults.catchUpBomb(game ?? '');
       sending(deps.pushFaults.has('batched-frames', game), () => {
         send({ op: 'H', tc: topic, mid: nextMid(topic), pl: deps.checkpointUrl(topic, checkpoint.id) });
+        if (bomb !== undefined)
+          send({
+            op: 'R',
+            tc: topic,
+            mid: nextMid(topic),
+            pl: JSON.stringify({ ts: deps.now(), '~c': 1, pl: bomb }),
+          });
         for (const p of since) patchFrame('R', topic, p);
       });
       return;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDoctor, type DoctorFlags } from '../../src/cli/doctor.js';
-import type { CheckResult } from '../../src/cli/doctor-report.js';
+import { fastcastResults, type ProbeFindings } from '../../src/cli/doctor-findings.js';
+import { doctorExitCode, result, summaryLine, type CheckResult } from '../../src/cli/doctor-report.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream, type UpstreamOptions } from '../../src/simulator/index.js';
 import { getTestRedis } from '../support/redis.js';
@@ -101,6 +102,13 @@ describe('courtside doctor', () => {
       /patch frame\(s\) did not decode \(.*inflates past 16 MiB/,
     ],
     [
+      'catch-up-bomb',
+      // The checkpoint is fine, but the catch-up's bomb leaves no document: never a success.
+      { fastcastFaults: `catch-up-bomb=${16 * 1024 * 1024 + 1024}` },
+      'fastcast-frames',
+      /no document: the checkpoint \(\d+ KB\) was fine, but .*patch frame\(s\) did not decode \(.*inflates past 16 MiB/,
+    ],
+    [
       'batched-frames',
       { fastcastFaults: 'batched-frames' },
       'fastcast-frames',
@@ -168,6 +176,56 @@ describe('courtside doctor', () => {
     expect(d.text.trim().split('\n').at(-1)).toMatch(new RegExp(`needed check\\(s\\) failed: .*${check}`));
   });
 
+  it('a needed check not done is never a success: exit 1, said in the closing line', () => {
+    const ok = result('site-api', 'ok', 'answered');
+    const undone = result('fastcast-frames', 'skip', 'not reached');
+    const unneeded = result('redis', 'skip', 'not configured', { needed: false });
+    expect(doctorExitCode([ok, unneeded])).toBe(0);
+    expect(summaryLine([ok, unneeded])).toBe('doctor: everything needed works');
+    expect(doctorExitCode([ok, undone, unneeded])).toBe(1);
+    expect(summaryLine([ok, undone, unneeded])).toBe(
+      'doctor: 1 needed check(s) could not be done: fastcast-frames; whether courtside works here is not known',
+    );
+    const failed = result('fastcast-subscribe', 'fail', 'no H');
+    expect(summaryLine([ok, failed, undone])).toBe(
+      'doctor: 1 needed check(s) failed: fastcast-subscribe (not checked after it: fastcast-frames)',
+    );
+  });
+
+  it('a topic watched with no patch coming (a break in play) is not checked, and so not a success', () => {
+    const topic = 'gp-basketball-nba-1';
+    const findings = {
+      fastcastUrl: 'http://127.0.0.1:1/public/websockethost',
+      stepMs: 4000,
+      boardsRead: true,
+      game: { league: 'mens', id: '1' },
+      connect: { frame: { op: 'C', rc: 200, hbi: 30 }, ms: 1 },
+      subscribe: { frame: { op: 'S', rc: 200, tc: topic }, ms: 1 },
+      hello: { frame: { op: 'H', tc: topic, mid: 1 }, ms: 2 },
+      watch: {
+        topic: { name: topic },
+        checkpoint: { url: 'http://x/cp', bytes: 2048, wrapped: false, refused: undefined, plays: 3 },
+        checkpointError: undefined,
+        documents: 1,
+        patchesApplied: 0,
+        resyncs: [],
+        skipped: [],
+        lags: [],
+      },
+      log: { received: [{ frame: { op: 'I', tc: topic, mid: 2, pl: '0' }, at: 0 }], lists: 0, unreadable: 0 },
+      watchedMs: 4000,
+      silentMs: 10,
+    } as unknown as ProbeFindings;
+    const frames = fastcastResults(findings).find((r) => r.check === 'fastcast-frames');
+    expect(frames).toMatchObject({
+      verdict: 'skip',
+      needed: true,
+      detail: 'not checked: no patch came in 4 s (1 other frame(s) of the topic)',
+    });
+    expect(summaryLine([frames!])).toMatch(/could not be done: fastcast-frames/);
+    expect(doctorExitCode([frames!])).toBe(1);
+  });
+
   it('a Redis that does not answer fails its line; no Redis configured is skipped and not needed', async () => {
     const up = await simulator();
     const d = await doctor(up, { redis: 'redis://127.0.0.1:1', seconds: '1' });
@@ -201,7 +259,23 @@ describe('courtside doctor', () => {
     expect(d.line('fastcast-connect')).toMatch(/^ok/);
     expect(d.line('fastcast-subscribe')).toMatch(/^warn\s+fastcast-subscribe\s+no live game .* --game <id>/);
     expect(d.verdict('fastcast-frames')).toBe('skip');
+    expect(d.line('fastcast-checkpoint')).toMatch(
+      /^skip\s+fastcast-checkpoint\s+not reached: no game to subscribe to$/,
+    );
     expect(d.exitCode).toBe(0);
+  });
+
+  it('with scoreboards it cannot read: no game is not called a quiet day, and the subscription is said not checked', async () => {
+    const up = await simulator({ fastcastFaults: 'waf' });
+    const d = await doctor(up, { seconds: '1' });
+    expect(d.line('fastcast-connect')).toMatch(/^ok/);
+    expect(d.line('fastcast-subscribe')).toMatch(
+      /^skip\s+fastcast-subscribe\s+not reached: the scoreboards could not be read \(site-api\), .* --game <id>/,
+    );
+    expect(d.text.trim().split('\n').at(-1)).toBe(
+      'doctor: 1 needed check(s) failed: site-api (not checked after it: fastcast-subscribe)',
+    );
+    expect(d.exitCode).toBe(1);
   });
 
   // Three processes, each starting from source: slow on a busy machine.

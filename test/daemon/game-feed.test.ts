@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
@@ -70,8 +72,10 @@ describe('one word per game', () => {
   let upstream: RunningUpstream | undefined;
   const daemons: Daemon[] = [];
   let redis: RedisProcess | undefined;
+  const closing: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const d of daemons.splice(0)) await d.close();
+    for (const c of closing.splice(0)) await c();
     await upstream?.close();
     await redis?.stop();
     upstream = undefined;
@@ -104,7 +108,7 @@ describe('one word per game', () => {
     await expectWord(daemon, 'polling', 'push off');
   });
 
-  it('a standby instance says standby for the game another instance feeds, stays quiet on Redis, and takes the word back when it takes the game', async () => {
+  it('a standby instance says standby for the game another instance feeds, holds no FastCast subscription for it, stays quiet on Redis, and takes the word back when it takes the game', async () => {
     upstream = await simulate();
     // A private server: its command count is this test's alone.
     redis = await RedisProcess.start();
@@ -112,11 +116,26 @@ describe('one word per game', () => {
     const push = loadPushConfig({ env: {}, upstream: upstream.url });
     const leader = await start(push, shared);
     await waitFor(async () => (await summaryPoller(leader))?.state === 'push', 20_000, 'the leader on push');
-    const standby = await start(push, shared);
+    // The standby asks for FastCast through a discovery of its own, which counts its asks and
+    // relays the simulator's answer: a client with a topic to follow asks before it connects.
+    let standbyRequests = 0;
+    const relay = createServer((req, res) => {
+      standbyRequests++;
+      void fetch(upstream!.fastcastUrl!).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    closing.push(() => new Promise((resolve) => relay.close(() => resolve())));
+    const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/public/websockethost`;
+    const standby = await start({ ...push!, fastcastUrl: relayUrl }, shared);
     await waitFor(async () => (await summaryPoller(standby))?.state === 'standby', 20_000, 'the standby');
     await waitFor(() => isLive(standby), 20_000, 'the game live on the standby');
     await expectWord(standby, 'standby', 'another instance holds the game');
     await expectWord(leader, 'push');
+    // It does not feed the game: no topic subscribed, so no socket, no discovery, no checkpoint.
+    expect(standbyRequests).toBe(0);
 
     // The standby receives the pushed documents too; it must not spin on them. Both instances
     // together poll one game: a few hundred commands a second at most (a spin made 40,000).
@@ -129,6 +148,7 @@ describe('one word per game', () => {
     const perSecond = ((await commands()) - before) / ((Date.now() - from) / 1000);
     probe.disconnect();
     expect(perSecond).toBeLessThan(1_000);
+    expect(standbyRequests).toBe(0);
 
     // The leader goes: the standby takes the game and says so, since it took it.
     const left = Date.now();
@@ -139,6 +159,8 @@ describe('one word per game', () => {
       'the game taken over on push',
     );
     await expectWord(standby, 'push');
+    // Fed by push once it took the game: subscribed then.
+    expect(standbyRequests).toBeGreaterThan(0);
     expect(Date.parse((await liveFeed(standby))?.since ?? '')).toBeGreaterThanOrEqual(left - 1_000);
   }, 90_000);
 });

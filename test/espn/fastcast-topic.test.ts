@@ -196,6 +196,43 @@ describe('a FastCast topic', () => {
     expect(t.doc).toEqual({ a: [1, 2, 3, 4, 5, 6] });
   });
 
+  it('a checkpoint announced while the first one is still downloading, at a mid the frames held have, is not downloaded', async () => {
+    const docs: TopicDocument[] = [];
+    const loads: string[] = [];
+    let answer: (body: unknown) => void = () => undefined;
+    const t = createTopic('gp-basketball-nba-1', {
+      document: (u) => void docs.push(u),
+      resync: () => undefined,
+      fetchCheckpoint: (url) => {
+        loads.push(url);
+        // A slow download (a loaded machine, a distant host): answered when the test says.
+        return new Promise((resolve) => (answer = resolve));
+      },
+      soon: (fn) => setImmediate(fn),
+      now: () => 0,
+    });
+    const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+    const add = (op: 'R' | 'P', mid: number, value: number): void =>
+      t.frame({ op, tc: t.name, mid, pl: encodePatchPayload([{ op: 'add', path: '/a/-', value }], 1, true) });
+    t.frame({ op: 'H', tc: t.name, mid: 40, pl: 'https://cp.example/40' });
+    add('R', 41, 1);
+    add('P', 42, 2);
+    // Announced to every subscriber once published: the frames held already reach mid 42.
+    t.frame({ op: 'H', tc: t.name, mid: 42, pl: 'https://cp.example/42' });
+    add('P', 43, 3);
+    expect(t.phase).toBe('loading');
+    answer({ a: [] });
+    await tick();
+    await tick();
+    expect(loads).toEqual(['https://cp.example/40']);
+    expect(t.phase).toBe('live');
+    expect(docs).toEqual([{ doc: { a: [1, 2, 3] }, ts: 1, patches: 0 }]);
+    // One past the frames held is news, even while loading: it replaces the download under way.
+    t.frame({ op: 'H', tc: t.name, mid: 44, pl: 'https://cp.example/44' });
+    t.frame({ op: 'H', tc: t.name, mid: 46, pl: 'https://cp.example/46' });
+    expect(loads).toEqual(['https://cp.example/40', 'https://cp.example/44', 'https://cp.example/46']);
+  });
+
   it('takes the catch-up numbered from the checkpoint, below an H carrying the current mid, or before an H with a mid of its own', async () => {
     const run = async (frames: FastcastFrame[]) => {
       const docs: TopicDocument[] = [];

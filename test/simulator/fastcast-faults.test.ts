@@ -210,6 +210,41 @@ describe('FastCast faults in the simulator', () => {
     expect(opsOf(ps[2]).length).toBeGreaterThan(0);
   });
 
+  it('catch-up-bomb: every catch-up of the game named opens with a bomb, resubscriptions included; the other game has none', async () => {
+    const { up, a, b } = await twoGames('');
+    await up.close();
+    const faulty = await twoGames(`catch-up-bomb=5000@${a.id}`);
+    expect(faulty.a.id).toBe(a.id);
+    const s = await open(faulty.up);
+    s.send({ op: 'C' });
+    s.send({ op: 'S', tc: a.topic });
+    s.send({ op: 'S', tc: b.topic });
+    await s.waitFor((f) => f.op === 'H' && f.tc === b.topic);
+    const isBomb = (f: any): boolean => {
+      const pl = JSON.parse(f.pl);
+      return pl['~c'] === 1 && inflateSync(Buffer.from(pl.pl, 'base64')).length === 5000;
+    };
+    const after = (h: any): any => s.frames().find((f) => f.tc === h.tc && f.mid === h.mid + 1);
+    const hello = s.frames().find((f) => f.op === 'H' && f.tc === a.topic);
+    expect(after(hello)).toMatchObject({ op: 'R' });
+    expect(isBomb(after(hello))).toBe(true);
+    expect(JSON.parse(inflateSync(Buffer.from(JSON.parse(after(hello).pl).pl, 'base64')).toString())).toEqual(
+      [],
+    );
+    // The other game's catch-up and frames hold its patches only.
+    expect(
+      s
+        .frames()
+        .filter((f) => f.tc === b.topic && (f.op === 'R' || f.op === 'P'))
+        .some(isBomb),
+    ).toBe(false);
+    // A subscription again meets it again: the bomb stays in the topic's catch-up.
+    s.send({ op: 'S', tc: a.topic });
+    const again = await s.waitFor((f) => f.op === 'H' && f.tc === a.topic && f.mid > hello.mid);
+    await s.waitFor((f) => f.tc === a.topic && f.mid === again.mid + 1);
+    expect(isBomb(after(again))).toBe(true);
+  });
+
   it('batched-frames: the H with its catch-up, and each patch with a keep-alive, come as one list', async () => {
     const { clock, up, a } = await twoGames('batched-frames');
     const s = await open(up);
