@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
-import { HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
+import { FIXTURES_DIR, HAVE_FIXTURES, loadFixture, NO_FIXTURES_REASON } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
 import { MENS_FINAL, runCli, type CliRun } from './harness.js';
 
@@ -129,6 +130,21 @@ describe('courtside demo', () => {
       expect((await demo.exited).code).toBe(0);
     },
     150_000,
+  );
+
+  it.skipIf(!HAVE_FIXTURES)(
+    `--replay refuses the summary of a game still in progress, saying why ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+    async () => {
+      const live = join(FIXTURES_DIR, 'mens', 'summary__401705066_live.json');
+      const demo = runCli(['demo', '--port', '0', '--replay', live]);
+      runs.push(demo);
+      expect((await demo.exited).code).toBe(2);
+      expect(demo.stderr()).toContain(
+        `courtside demo: replay: ${live} is the summary of a game not finished yet (its status: 8:10 - 4th Quarter); a replay needs a finished game's summary: save it again once the game is final`,
+      );
+      expect(demo.stdout()).not.toMatch(/^daemon at/m);
+    },
+    60_000,
   );
 
   it('refuses bad flags with exit code 2', async () => {
