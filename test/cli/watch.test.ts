@@ -95,6 +95,55 @@ describe.skipIf(!HAVE_FIXTURES || !MENS_FINAL)(
       expect(lines.at(-1)).toBe(finalLine(relative));
     }, 120_000);
 
+    it('says it is connecting and to what, then what it follows, before the first snapshot', async () => {
+      stack = await startStack({ replay: [MENS_FINAL?.file ?? ''], speed: 100 });
+      const game = stack.upstream.games[0];
+      if (!game) throw new Error('no game');
+      const port = new URL(stack.daemon.url).port;
+      run = runCli(['watch', '--url', stack.daemon.url, '--league', 'mens']);
+      await waitFor(() => /connected: /.test(run?.stderr() ?? ''), 30_000, 'the connected line');
+      const said = run.stderr().split('\n');
+      expect(said[0]).toBe(
+        `courtside watch: connecting to ws://127.0.0.1:${port}/v1/stream (the daemon at http://127.0.0.1:${port})`,
+      );
+      expect(said[1]).toBe(
+        'courtside watch: connected: following league mens: a score line for each game in progress, then its plays as they come',
+      );
+      // Both lines are on stderr: stdout holds the feed alone.
+      expect(run.stdout()).not.toContain('connect');
+    }, 60_000);
+
+    it('--game of a finished game prints its final line and exits 0, saying why', async () => {
+      const relative = MENS_FINAL?.file.split(/[/\\]/).slice(-2).join('/') ?? '';
+      // At 3000x the recorded game is over within seconds.
+      stack = await startStack({ replay: [MENS_FINAL?.file ?? ''], speed: 3000 });
+      const game = stack.upstream.games[0];
+      if (!game) throw new Error('no game');
+      const url = stack.daemon.url;
+      await waitFor(
+        async () =>
+          ((await (await fetch(`${url}/v1/games/mens/${game.id}`)).json()) as { state?: string }).state ===
+          'post',
+        60_000,
+        'the game final on the daemon',
+      );
+      run = runCli(['watch', '--url', url, '--game', game.id]);
+      const exit = await Promise.race([
+        run.exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`watch did not exit:\n${run?.stdout()}\n${run?.stderr()}`)),
+            30_000,
+          ),
+        ),
+      ]);
+      expect(exit.code, run.stderr()).toBe(0);
+      // Joined after the end: the game's snapshot line, with the final score.
+      const score = finalLine(relative).replace(/^Final: /, '');
+      expect(run.stdout().trim().split('\n')).toEqual([`● ${score}, Final`]);
+      expect(run.stderr()).toContain(`courtside watch: game ${game.id} has ended: exiting`);
+    }, 120_000);
+
     it('resumes after the daemon restarts on the same port', async () => {
       stack = await startStack({ replay: [MENS_FINAL?.file ?? ''], speed: 100 });
       const game = stack.upstream.games[0];
