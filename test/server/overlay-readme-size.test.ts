@@ -34,7 +34,7 @@ const viewport = { width: Number(size?.[1]), height: Number(size?.[2]) };
 
 describe('the README’s OBS recipe', () => {
   it('gives one scorebug URL and one size', () => {
-    expect(obsUrl).toMatch(/\/overlay\/(mens|womens)\/\d+\?/);
+    expect(obsUrl).toMatch(/\/overlay\/(mens|womens)\/(\d+|live)\?/);
     expect(viewport.width).toBeGreaterThan(0);
     expect(viewport.height).toBeGreaterThan(0);
   });
@@ -62,11 +62,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the README’s OBS URL at the README’s size',
 
   it.each(scorebugStates().map((s) => [s.name, s] as const))('%s shows whole', async (name, state) => {
     if (!isLeague(league)) throw new Error(`the README's URL names no league: ${obsUrl}`);
-    const snap = { ...state.snapshot, league, gameId };
+    // `/overlay/<league>/live` leads to the league's current game: here the only one the daemon has.
+    const snap = { ...state.snapshot, league, gameId: gameId === 'live' ? state.snapshot.gameId : gameId };
     // A daemon of its own for each state: behind the URL's delay a page would show the state before.
     await daemon?.close();
     daemon = await startDaemon(upstream?.url ?? '');
-    await daemon.bus.commit({ league, gameId }, [], { meta: { snapshot: snap } });
+    await daemon.bus.commit({ league, gameId: snap.gameId }, [], { meta: { snapshot: snap } });
     const o = await openPage(browser as Browser, `${daemon.url}${url.pathname}${url.search}`, viewport);
     opened.push(o);
     expect(await o.page.evaluate(() => document.getElementById('overlay')?.dataset.game)).toBe('ready');
