@@ -265,7 +265,7 @@ describe('README.md', () => {
   it('the overlay URL uses the parameters the page reads', () => {
     const url = codeBlocks(README).find((b) => b.lang === '' && b.body.includes('/overlay/'))?.body ?? '';
     const parsed = new URL(url);
-    expect(parsed.pathname).toMatch(/^\/overlay\/(mens|womens)\/\d+$/);
+    expect(parsed.pathname).toMatch(/^\/overlay\/(mens|womens)\/(\d+|live)$/);
     // The server refuses a scorebug URL with an unknown or malformed parameter (HTTP 400).
     expect(() => checkOverlayQuery('scorebug', parsed.searchParams)).not.toThrow();
     expect(parsed.searchParams.size).toBeGreaterThan(0);
@@ -777,9 +777,18 @@ describe('npm run demo', () => {
       );
       const page = await fetch(overlay);
       expect(page.status).toBe(200);
-      // The README's OBS example shows a game the demo plays: its first.
-      const obs = codeBlocks(README).find((b) => b.lang === '' && b.body.includes('/overlay/'))?.body ?? '';
-      expect(new URL(obs).pathname).toBe(new URL(overlay).pathname);
+      // The README's OBS example shows a game the demo plays: its first, once the daemon knows it.
+      const obs = new URL(
+        codeBlocks(README).find((b) => b.lang === '' && b.body.includes('/overlay/'))?.body ?? '',
+      );
+      let location = '';
+      await waitFor(async () => {
+        const res = await fetch(new URL(`${obs.pathname}${obs.search}`, overlay), { redirect: 'manual' });
+        await res.body?.cancel();
+        location = res.headers.get('location') ?? '';
+        return res.status === 302;
+      }, 60_000);
+      expect(location).toBe(`${new URL(overlay).pathname}${obs.search}`);
       expect((await fetch(new URL('/overlay/assets/overlay.js', overlay))).status).toBe(200);
       expect(existsSync(join(ROOT, 'dist', 'src', 'cli.js'))).toBe(true);
     } finally {

@@ -21,6 +21,7 @@ interface DemoOptions {
   speed: string;
   port: string;
   logLevel: string;
+  logFormat?: string;
   espnRules: string;
 }
 
@@ -47,6 +48,10 @@ export function registerDemo(program: Command): void {
     .option('--speed <x>', 'game-time multiplier', String(DEFAULT_SPEED))
     .option('--port <port>', 'daemon port', process.env.PORT ?? '8080')
     .option('--log-level <level>', 'log level', process.env.LOG_LEVEL ?? 'warn')
+    .option(
+      '--log-format <format>',
+      'pretty|json|auto: auto is pretty on a terminal (LOG_FORMAT, default auto)',
+    )
     .option('--espn-rules <rules>', 'which ESPN the simulator plays: 2026 or legacy', '2026')
     .addHelpText(
       'after',
@@ -76,7 +81,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
     throw new InvalidOptionsError('--port: expected a port from 0 to 65535');
   if (!ESPN_RULES.includes(options.espnRules as EspnRules))
     throw new InvalidOptionsError(`--espn-rules: expected ${ESPN_RULES.join(' or ')}`);
-  const logger = createLogger({ level: options.logLevel });
+  const logger = createLogger({ level: options.logLevel, format: options.logFormat });
   const upstream = await startUpstream({
     ...(options.replay?.length
       ? { replay: options.replay }

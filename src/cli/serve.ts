@@ -76,6 +76,10 @@ export function registerServe(program: Command): void {
     )
     .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
     .option(
+      '--log-format <format>',
+      'pretty|json|auto: logs as readable lines or JSON; auto is pretty on a terminal (LOG_FORMAT, default auto)',
+    )
+    .option(
       '--wait-replicas <n>',
       'Redis replicas that must acknowledge each commit before its events go out (COURTSIDE_WAIT_REPLICAS, default 0)',
     )
@@ -132,7 +136,7 @@ export async function runServe(
     fail('serve', err, { logLevel: flags.logLevel ?? env.LOG_LEVEL });
     return undefined;
   }
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   installCrashGuards(logger);
   // One line that says what push will do: which FastCast, or that push is off and why.
   const plan = await planPush(push, { role: config.role });

@@ -43,7 +43,7 @@ export function registerWatch(program: Command): void {
       process.env.COURTSIDE_TOKEN,
     )
     .option('--no-color', 'plain text even on a terminal')
-    .option('--exit-on-end', 'exit once every watched game has ended')
+    .option('--exit-on-end', 'exit once every watched game has ended (always so with --game)')
     .addHelpText(
       'after',
       `
@@ -51,8 +51,9 @@ Examples:
   $ courtside watch --league mens                       # every NBA game on the daemon at :8080
   $ courtside watch --league womens --game 401736158 --delay 30
   $ courtside watch --team LAL --types play.added,score.changed --url http://localhost:8080
-  $ courtside watch --game 401585607 --exit-on-end | tee game.log   # plain text when piped
-Colours on a terminal only; reconnects by itself and resumes where it left off.`,
+  $ courtside watch --game 401585607 | tee game.log   # plain text when piped
+Colours on a terminal only; reconnects by itself and resumes where it left off. With --game it
+exits (code 0) once those games have ended, a finished game at once after its final line.`,
     )
     .action((options: WatchOptions) => watch(options));
 }
@@ -96,8 +97,12 @@ function follow(options: WatchOptions): Promise<void> {
   const out = (line: string): void => void process.stdout.write(`${line}\n`);
   const ended = new Set<string>();
   const seen = new Set<string>();
+  // Named games end; a league or team feed goes on to the next evening's games unless told not to.
+  const exitOnEnd = options.exitOnEnd === true || options.game !== undefined;
   // The library reconnects and resumes by itself; the command only prints what it delivers.
   const client = connect(options.url, options.token ? { token: options.token } : {});
+  // The first snapshot can take seconds (a slow daemon, a game not live yet): say what is going on.
+  say('watch', `connecting to ${client.url.href} (the daemon at ${new URL(options.url).origin})`);
   const sub = client.subscribe({
     id: 'watch',
     snapshot: true,
@@ -109,8 +114,19 @@ function follow(options: WatchOptions): Promise<void> {
   });
 
   return new Promise((resolve) => {
+    let stopping = false;
     const stop = (): void => {
+      stopping = true;
       void client.close().then(resolve);
+    };
+    const endIfAllEnded = (): void => {
+      if (stopping || !exitOnEnd || !allEnded()) return;
+      const games = options.game ?? [...seen];
+      say(
+        'watch',
+        `${games.length === 1 ? `game ${games[0]} has` : `games ${games.join(', ')} have`} ended: exiting`,
+      );
+      stop();
     };
     const allEnded = (): boolean => {
       const watched = options.game ?? [...seen];
@@ -123,20 +139,21 @@ function follow(options: WatchOptions): Promise<void> {
       seen.add(game.gameId);
       out(snapshotLine(game, style));
       if (game.state === 'post') ended.add(game.gameId);
-      if (options.exitOnEnd && allEnded()) stop();
+      endIfAllEnded();
     });
     sub.on('event', (event) => {
       seen.add(event.gameId);
       const line = eventLine(event, style);
       if (line) out(line);
       if (event.type === 'game.ended') ended.add(event.gameId);
-      if (options.exitOnEnd && allEnded()) stop();
+      endIfAllEnded();
     });
     sub.on('gap', (gap) => say('watch', `resume_gap: ${gap.message}`));
     client.on('state', (change) => {
       if (change.state === 'reconnecting')
         say('watch', `disconnected, reconnecting in ${change.retryInMs ?? 0} ms (${change.reason})`);
       else if (change.state === 'open' && change.previous === 'reconnecting') say('watch', 'reconnected');
+      else if (change.state === 'open') say('watch', `connected: ${following(options)}`);
     });
     // A refused subscription (a bad filter, a wrong token) would be refused again on every retry.
     let failed = false;
@@ -157,6 +174,16 @@ function follow(options: WatchOptions): Promise<void> {
       });
     }
   });
+}
+
+/** What the subscription follows and what will print, said once connected. */
+function following(options: WatchOptions): string {
+  const what = [
+    options.game ? `game ${options.game.join(', ')}` : undefined,
+    options.league ? `league ${options.league.join(', ')}` : undefined,
+    options.team ? `team ${options.team.join(', ')}` : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return `following ${what.length ? what.join(', ') : 'every game'}: a score line for each game in progress, then its plays as they come`;
 }
 
 /** The library's 401 names its own option; a command-line user needs the flag. */

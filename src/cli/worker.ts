@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
-import { createLogger, type Logger } from '../core/log.js';
+import { chooseLogFormat, createLogger, type Logger } from '../core/log.js';
 import { registry } from '../core/metrics.js';
 import { commandGroup } from './command-group.js';
 import { fail } from './fail.js';
@@ -26,6 +26,7 @@ interface WorkerFlags extends RedisFlags {
   webhooks?: boolean;
   metricsPort?: string;
   logLevel?: string;
+  logFormat?: string;
 }
 
 const EXAMPLES = `
@@ -49,7 +50,11 @@ function workerOptions(cmd: Command): Command {
   );
   return redisOptions(withRules)
     .option('--metrics-port <port>', 'serve Prometheus /metrics on this port (default: none)')
-    .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)');
+    .option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent (LOG_LEVEL, default info)')
+    .option(
+      '--log-format <format>',
+      'pretty|json|auto: logs as readable lines or JSON; auto is pretty on a terminal (LOG_FORMAT, default auto)',
+    );
 }
 
 export function registerWorker(program: Command): void {
@@ -101,6 +106,7 @@ export async function runWorker(
   let webhookConcurrency: number | undefined;
   let metricsPort: number | undefined;
   try {
+    chooseLogFormat(flags.logFormat ?? env.LOG_FORMAT);
     redisUrl = redisUrlOf(flags, env);
     prefix = prefixOf(flags, env);
     const rules = flags.rules ?? env.COURTSIDE_RULES;
@@ -117,7 +123,11 @@ export async function runWorker(
     fail(`worker ${kind}`, err, { logLevel });
     return undefined;
   }
-  const logger = createLogger({ level: flags.logLevel, name: `courtside-worker-${kind}` });
+  const logger = createLogger({
+    level: flags.logLevel,
+    format: flags.logFormat ?? env.LOG_FORMAT,
+    name: `courtside-worker-${kind}`,
+  });
   let metrics: Server | undefined;
   try {
     metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, logger);

@@ -1,25 +1,50 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { InvalidOptionsError } from './errors.js';
 
 export type { Logger } from 'pino';
+
+/** `pretty`: one readable line per record; `json`: JSON lines; `auto`: pretty on a terminal only. */
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface LoggerOptions {
   level?: string;
   name?: string;
-  /** Human-readable lines instead of JSON; default: when stderr (where logs go) is a terminal. */
-  pretty?: boolean;
+  /** `--log-format`; default `LOG_FORMAT`, else `auto`. */
+  format?: string | undefined;
 }
 
 /**
- * The process logger, writing to stderr. On a terminal (a person watching) one readable line per
- * record; anywhere else JSON lines, for collectors and for the tests that parse them. Secrets
- * (bearer tokens, webhook secrets) are redacted wherever they appear in a logged object.
+ * The format logs are written in: the one asked for (`--log-format`, else `LOG_FORMAT`), or with
+ * `auto` (or nothing asked) pretty when the logs' own stream, stderr, is a terminal and JSON
+ * otherwise. The logs' stream decides, not stdout: `serve > out.txt` on a terminal still shows
+ * readable logs, and `serve 2> logs.json` still writes JSON. Under a test runner the terminal is
+ * the runner's, so `auto` means JSON there.
+ */
+export function chooseLogFormat(
+  requested: string | undefined,
+  stream: { isTTY?: boolean } = process.stderr,
+  env: NodeJS.ProcessEnv = process.env,
+): 'pretty' | 'json' {
+  const format = requested === undefined || requested === '' ? 'auto' : requested;
+  if (!(LOG_FORMATS as readonly string[]).includes(format))
+    throw new InvalidOptionsError(
+      `--log-format (LOG_FORMAT): expected ${LOG_FORMATS.join(', ')}, got "${format}"`,
+    );
+  if (format === 'pretty' || format === 'json') return format;
+  return stream.isTTY === true && env.NODE_ENV !== 'test' ? 'pretty' : 'json';
+}
+
+/**
+ * The process logger, writing to stderr in the format `chooseLogFormat` picks: on a terminal (a
+ * person watching) one readable line per record; anywhere else JSON lines, for collectors and for
+ * the tests that parse them. Secrets (bearer tokens, webhook secrets) are redacted wherever they
+ * appear in a logged object. Throws `InvalidOptionsError` for a format it does not know.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
-  // The logs' own stream decides: `serve > out.txt` on a terminal still shows readable logs, and
-  // `serve 2> logs.json` still writes JSON. Under a test runner the terminal is the runner's.
-  const pretty = options.pretty ?? (process.stderr.isTTY === true && process.env.NODE_ENV !== 'test');
+  const pretty = chooseLogFormat(options.format ?? process.env.LOG_FORMAT) === 'pretty';
   return pino(
     {
       name: options.name ?? 'courtside',

@@ -5,6 +5,7 @@ import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
+import { LOG_FORMATS, type LogFormat } from '../core/log.js';
 import type { BucketLimit } from '../core/token-bucket.js';
 import { DEFAULT_ON_DEMAND_BUDGET } from '../espn/http.js';
 import {
@@ -51,6 +52,8 @@ export interface Config {
   /** Send `userAgent` even when it has a form ESPN's edge blocks. */
   forceUserAgent: boolean;
   logLevel: LogLevel;
+  /** Logs as readable lines, JSON lines, or (`auto`) readable on a terminal only. */
+  logFormat: LogFormat;
   /** What this process does: poll and serve (`all`), only poll, or only serve viewers. */
   role: InstanceRole;
   /** Redis replicas that must acknowledge each commit before its events go out (0: none). */
@@ -91,6 +94,7 @@ export interface ConfigFlags {
   userAgent?: string;
   forceUserAgent?: string | boolean;
   logLevel?: string;
+  logFormat?: string;
   role?: string;
   waitReplicas?: string | number;
   onDemandRate?: string | number;
@@ -306,6 +310,12 @@ const FIELDS = {
     flag: 'logLevel',
     default: 'info',
     schema: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }),
+  },
+  logFormat: {
+    env: 'LOG_FORMAT',
+    flag: 'logFormat',
+    default: 'auto',
+    schema: z.enum(LOG_FORMATS, { error: `one of ${LOG_FORMATS.join(', ')}` }),
   },
   role: {
     env: 'COURTSIDE_ROLE',

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { silentLogger } from '../core/log.js';
-import { isObject, obj } from '../tables/cells.js';
+import { obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
 import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
 import { readCaptureFile } from '../espn/fastcast-capture.js';
@@ -15,6 +14,7 @@ import { createPushReplay } from './fastcast-replay.js';
 import { Faults } from './faults.js';
 import { FixtureStore, fixturesProblem } from './fixture-store.js';
 import { createReplayGame } from './replay-game.js';
+import { readReplaySummary } from './replay-summary.js';
 import { RequestLog } from './request-log.js';
 import { createSimulatorServer } from './server.js';
 import type { SimulatedGame } from './simulated-game.js';
@@ -70,16 +70,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     if (problem) throw new InvalidOptionsError(`fixturesDir: ${problem}`);
   }
   for (const file of options.replay ?? []) {
-    let final: unknown;
-    try {
-      final = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new InvalidOptionsError(
-        `replay: cannot read a summary from ${file}: ${(error as Error).message}`,
-      );
-    }
-    if (!isObject(final) || !Array.isArray(final.plays))
-      throw new InvalidOptionsError(`replay: ${file} is not a finished summary (no plays)`);
+    const final = readReplaySummary(file);
     addGame(createReplayGame({ league: leagueOf(final, file), final, startAt, speed }), file);
   }
   /** A slate of synthetic games whose first tips off at `from`; returns the games added. */

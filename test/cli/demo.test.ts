@@ -1,7 +1,14 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GameEvent } from '../../src/model/events.js';
-import { HAVE_FIXTURES, loadFixture, itRecorded } from '../support/fixtures.js';
+import {
+  FIXTURES_DIR,
+  HAVE_FIXTURES,
+  loadFixture,
+  NO_FIXTURES_REASON,
+  itRecorded,
+} from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
 import { MENS_FINAL, runCli, type CliRun } from './harness.js';
 
@@ -109,7 +116,7 @@ describe('courtside demo', () => {
   }, 240_000);
 
   itRecorded(!HAVE_FIXTURES || !MENS_FINAL)(
-    `--replay plays a recorded game`,
+    `--replay plays a recorded game ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
     async () => {
       const file = MENS_FINAL?.file ?? '';
       const id = loadFixture<{ header: { id: string } }>(file.split(/[/\\]/).slice(-2).join('/')).header.id;
@@ -129,6 +136,21 @@ describe('courtside demo', () => {
       expect((await demo.exited).code).toBe(0);
     },
     150_000,
+  );
+
+  itRecorded(!HAVE_FIXTURES)(
+    `--replay refuses the summary of a game still in progress, saying why ${HAVE_FIXTURES ? '' : NO_FIXTURES_REASON}`,
+    async () => {
+      const live = join(FIXTURES_DIR, 'mens', 'summary__401705066_live.json');
+      const demo = runCli(['demo', '--port', '0', '--replay', live]);
+      runs.push(demo);
+      expect((await demo.exited).code).toBe(2);
+      expect(demo.stderr()).toContain(
+        `courtside demo: replay: ${live} is the summary of a game not finished yet (its status: 8:10 - 4th Quarter); a replay needs a finished game's summary: save it again once the game is final`,
+      );
+      expect(demo.stdout()).not.toMatch(/^daemon at/m);
+    },
+    60_000,
   );
 
   it('refuses bad flags with exit code 2', async () => {

@@ -63,7 +63,7 @@ beforeAll(async () => {
     if (!NOT_COPIED.has(name)) cpSync(join(ROOT, name), join(source, name), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
-  // `npm pack` runs `prepare`, the build.
+  // `npm pack` runs `prepack`, the build.
   await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: source });
   const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
@@ -135,6 +135,22 @@ describe('the installed package', () => {
     // And no example points outside the package.
     for (const text of texts) expect(text).not.toMatch(/\.\.\/shared|\.\.\//);
   }, 120_000);
+
+  it('has no install script for npm to run or ask approval for (the build is `prepack`)', () => {
+    const installed = JSON.parse(
+      readFileSync(join(app, 'node_modules', 'courtside', 'package.json'), 'utf8'),
+    ) as { scripts?: Record<string, string> };
+    const scripts = Object.keys(installed.scripts ?? {});
+    expect(scripts).toContain('prepack');
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(scripts).not.toContain(hook);
+    // npm lists a package among those whose scripts to approve from this flag of its lock entry.
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    expect(lock.packages['node_modules/courtside']).toBeDefined();
+    expect(lock.packages['node_modules/courtside']?.hasInstallScript).toBeUndefined();
+  });
 
   it('lists the operations', async () => {
     const list = await courtside(['op', '--list']);

@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InvalidOptionsError } from '../../src/core/errors.js';
+import { chooseLogFormat } from '../../src/core/log.js';
 
 /**
  * The process logger as a user meets it: a child process that logs one warning, once with its
@@ -30,12 +32,13 @@ process.stdout.write('pretty-loaded=' + loaded + '\\n');
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function childEnv(): NodeJS.ProcessEnv {
+function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // The test runner's NODE_ENV=test turns pretty output off; the child runs as a user would.
   delete env.NODE_ENV;
   delete env.LOG_LEVEL;
-  return env;
+  delete env.LOG_FORMAT;
+  return { ...env, ...extra };
 }
 
 describe('createLogger', () => {
@@ -79,5 +82,66 @@ describe('createLogger', () => {
     expect(output).not.toContain('abc123');
     expect(output).not.toContain('"level":40');
     expect(output).toContain('pretty-loaded=true');
+  });
+});
+
+describe('chooseLogFormat', () => {
+  const terminal = { isTTY: true };
+  const pipe = { isTTY: false };
+  const user = {};
+
+  it('picks pretty on a terminal and JSON elsewhere when nothing (or auto) is asked', () => {
+    for (const asked of [undefined, '', 'auto']) {
+      expect(chooseLogFormat(asked, terminal, user)).toBe('pretty');
+      expect(chooseLogFormat(asked, pipe, user)).toBe('json');
+      expect(chooseLogFormat(asked, {}, user)).toBe('json');
+    }
+    // A test runner's terminal is not a person's.
+    expect(chooseLogFormat('auto', terminal, { NODE_ENV: 'test' })).toBe('json');
+  });
+
+  it('gives the format asked for whatever the stream is', () => {
+    expect(chooseLogFormat('json', terminal, user)).toBe('json');
+    expect(chooseLogFormat('pretty', pipe, user)).toBe('pretty');
+    expect(chooseLogFormat('pretty', terminal, { NODE_ENV: 'test' })).toBe('pretty');
+  });
+
+  it('refuses an unknown format, naming the flag, the variable and the forms', () => {
+    expect(() => chooseLogFormat('text', pipe, user)).toThrow(InvalidOptionsError);
+    expect(() => chooseLogFormat('text', pipe, user)).toThrow(
+      '--log-format (LOG_FORMAT): expected auto, pretty, json, got "text"',
+    );
+  });
+});
+
+describe('LOG_FORMAT', () => {
+  it('pretty writes readable lines into a pipe', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', child], {
+      cwd: ROOT,
+      env: childEnv({ LOG_FORMAT: 'pretty' }),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    const lines = stripVTControlCharacters(run.stderr)
+      .split('\n')
+      .filter((l) => l.length > 0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN \(courtside\): poll failed: nothing answers /);
+    expect(run.stdout).toContain('pretty-loaded=true');
+  });
+
+  it.skipIf(!HAVE_SCRIPT)('json writes JSON lines on a terminal', () => {
+    const command = [process.execPath, '--import', 'tsx', child].map((a) => `'${a}'`).join(' ');
+    const run = spawnSync('script', ['-qfec', command, '/dev/null'], {
+      cwd: ROOT,
+      env: childEnv({ LOG_FORMAT: 'json' }),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    const output = stripVTControlCharacters(run.stdout).replace(/\r/g, '');
+    const record = output.split('\n').filter((l) => l.includes('poll failed: nothing answers'));
+    expect(record).toHaveLength(1);
+    expect(JSON.parse(record[0] ?? '')).toMatchObject({ level: 40, msg: 'poll failed: nothing answers' });
+    expect(output).toContain('pretty-loaded=false');
   });
 });

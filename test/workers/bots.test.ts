@@ -16,7 +16,7 @@ import { waitFor } from '../support/wait-for.js';
 import { ALERTING_RULES, SECRET, acceptedAlertIds, alertingGame, expectedAlertIds } from './pipeline.js';
 
 const available = await getTestRedis();
-const logger = createLogger({ level: process.env.COURTSIDE_TEST_LOGS ?? 'silent', pretty: false });
+const logger = createLogger({ level: process.env.COURTSIDE_TEST_LOGS ?? 'silent', format: 'json' });
 
 /**
  * One process of a bot, as `courtside worker alerts` runs it: an alert worker and a webhook worker

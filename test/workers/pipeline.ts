@@ -10,7 +10,7 @@ import { GameScript } from '../support/events.js';
 import type { startReceiver } from '../support/receiver.js';
 
 // COURTSIDE_TEST_LOGS=debug shows the workers' logs when a test needs explaining.
-const defaultLogger = createLogger({ level: process.env.COURTSIDE_TEST_LOGS ?? 'silent', pretty: false });
+const defaultLogger = createLogger({ level: process.env.COURTSIDE_TEST_LOGS ?? 'silent', format: 'json' });
 
 export const SECRET = 'test-secret-0123456789';
 

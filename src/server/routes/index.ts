@@ -9,6 +9,7 @@ import { createHomeRoute } from './home.js';
 import { createMetricsRoute } from './metrics.js';
 import { createOpenApiRoute } from './openapi.js';
 import { createOpsRoute, type OpsClient } from './ops.js';
+import { createOverlayLiveRoute } from './overlay-live.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
 
 export { createAsyncApiRoute } from './asyncapi.js';
@@ -18,6 +19,7 @@ export { createHomeRoute, HOME_DOCS, type HomeRouteOptions } from './home.js';
 export { createMetricsRoute } from './metrics.js';
 export { buildOpenApi, createOpenApiRoute } from './openapi.js';
 export { createOpsRoute, FORMATS, type Format, type OpsClient } from './ops.js';
+export { createOverlayLiveRoute, currentGame } from './overlay-live.js';
 export { describeUpstreamFailure, OFFLINE_HINT } from './upstream-notice.js';
 export {
   createUpstreamTracker,
@@ -53,6 +55,7 @@ export function createApiRoutes(options: {
       ...(options.logger ? { logger: options.logger } : {}),
     }),
     createGamesRoute({ snapshots: options.snapshots, ...upstream }),
+    createOverlayLiveRoute({ snapshots: options.snapshots }),
     createHealthRoute(options.health),
     createMetricsRoute(options.beforeMetricsScrape ? { beforeScrape: options.beforeMetricsScrape } : {}),
     createOpenApiRoute({ auth: options.auth ?? false }),
