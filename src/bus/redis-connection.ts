@@ -22,10 +22,16 @@ export interface RedisConnectionOptions {
   retryStrategy?: (attempt: number) => number | null;
 }
 
-/** Reconnects back off from 100 ms to 2 s with jitter: a restarted or promoted Redis is found within about 2 s. */
+/**
+ * Reconnects back off from 100 ms to 1 s with jitter: a restarted or promoted Redis is found within
+ * about 1 s. The sentinels' `+switch-master` does not cut a reconnect wait short (ioredis only acts
+ * on it for a connected client), so during a failover this cap is what stands between the
+ * promotion and every connection's return; a refused connection attempt costs nothing worth a
+ * longer wait.
+ */
 export function reconnectDelay(attempt: number): number {
   // ioredis counts attempts from 1.
-  return backoffDelay(attempt - 1, { baseMs: 100, maxMs: 2_000 });
+  return backoffDelay(attempt - 1, { baseMs: 100, maxMs: 1_000 });
 }
 
 // A node that stays a replica (a plain redis:// URL naming it) answers READONLY again after every

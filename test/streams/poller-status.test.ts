@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BusUnavailableError, UpstreamHttpError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/log.js';
 import { pollErrors } from '../../src/core/metrics.js';
-import { createPollerBook, errorInfo, newStatus } from '../../streams/poller-status.js';
+import { BUS_RETRY_MS, createPollerBook, errorInfo, newStatus } from '../../streams/poller-status.js';
 
 const T0 = Date.UTC(2025, 0, 1, 0, 0);
 
@@ -57,12 +57,14 @@ describe('poller status', () => {
     expect((await errors('UPSTREAM_HTTP')) - before).toBe(5);
   });
 
-  it('retries bus errors at the base delay, without growing it', () => {
+  it('retries bus errors after a second (the base delay when shorter), without growing it', () => {
     const { book: b } = book();
     const status = newStatus('summary', 'womens', 'g1', 3_000);
     const delays = [1, 2, 3].map(() => b.failed(status, new BusUnavailableError('commit'), 3_000));
-    expect(delays).toEqual([3_000, 3_000, 3_000]);
+    expect(delays).toEqual([BUS_RETRY_MS, BUS_RETRY_MS, BUS_RETRY_MS]);
+    expect(BUS_RETRY_MS).toBe(1_000);
     expect(status.failures).toBe(3);
+    expect(b.failed(status, new BusUnavailableError('commit'), 400)).toBe(400);
   });
 
   it('clears failures and backoff on success and stamps the time, keeping the last error', () => {
