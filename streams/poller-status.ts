@@ -11,7 +11,7 @@ import type { PollerStatus } from './engine-types.js';
  * that long; once a failover or restart ends, the next try comes within this much more, instead of
  * a whole summary interval (or two, when the retry missed its tick) after it.
  */
-export const BUS_RETRY_MS = 1_000;
+export const BUS_RETRY_MS = 500;
 
 /** An error's code and message, for status and logs (`INTERNAL` for anything not ours). */
 export function errorInfo(error: unknown): { code: string; message: string } {
@@ -79,7 +79,14 @@ export function createPollerBook(options: PollerBookOptions): PollerBook {
       status.state = 'backoff';
       status.backoffMs = delay;
       pollErrors.inc({ league: status.league, poller: status.poller, code: info.code });
-      logger.warn(
+      // A Redis outage fails every poll until it ends, and the bus logs the outage itself: the
+      // first failure of a streak is a warning, the retries that follow it half a second apart
+      // are only debug lines.
+      const log =
+        error instanceof BusUnavailableError && status.failures > 1
+          ? logger.debug.bind(logger)
+          : logger.warn.bind(logger);
+      log(
         {
           league: status.league,
           gameId: status.gameId,
