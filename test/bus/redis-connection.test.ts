@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
-import { connectRedis, reconnectOnReadonly, type RedisConnection } from '../../src/bus/redis-connection.js';
+import {
+  connectRedis,
+  reconnectDelay,
+  reconnectOnReadonly,
+  type RedisConnection,
+} from '../../src/bus/redis-connection.js';
 import { haveRedisServer, RedisProcess } from '../support/redis-process.js';
 
 const HAVE_SERVER = await haveRedisServer();
@@ -44,6 +49,15 @@ describe('connectRedis', () => {
     });
     expect(cluster).toBeInstanceOf(Cluster);
     expect((cluster as Cluster).options).toMatchObject({ scaleReads: 'master' });
+  });
+
+  it('reconnects from 100 ms on, at most 1 s apart, so a promoted primary is found within a second', () => {
+    const delays = Array.from({ length: 40 }, (_, i) => reconnectDelay(i + 1));
+    expect(Math.max(...delays)).toBeLessThanOrEqual(1_000);
+    expect(delays[0]).toBeGreaterThanOrEqual(50);
+    expect(delays[0]).toBeLessThanOrEqual(100);
+    // Past the first few attempts every delay sits in the cap's jittered upper half.
+    expect(Math.min(...delays.slice(10))).toBeGreaterThanOrEqual(500);
   });
 
   it('reconnects on READONLY at most once per 5 s per connection, and on nothing else', () => {
