@@ -89,7 +89,7 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
     );
   }
   if (target.topology === 'sentinel') {
-    return new Redis({
+    const conn = new Redis({
       ...node,
       ...queueing,
       retryStrategy,
@@ -103,6 +103,8 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
       ...(target.sentinelPassword !== undefined ? { sentinelPassword: target.sentinelPassword } : {}),
       ...(target.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
     });
+    reconnectAfterUnaskedEnd(conn, retryStrategy);
+    return conn;
   }
   const [server] = target.hosts;
   return new Redis({
@@ -112,5 +114,42 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
     host: server!.host,
     port: server!.port,
     db: target.db,
+  });
+}
+
+/**
+ * ioredis ends a Sentinel connection for good (status `end`, no further retry) when a reconnect's
+ * connect fails rather than its socket: one way is a sentinel's `+switch-master` reaching the
+ * failover detector while the connection looks the primary up again, which closes the connector in
+ * the middle of the connect. Seen after a primary's SIGKILL, as the sentinels announce the switch
+ * one after another: the job producer's connection answered `Connection is closed.` to every
+ * command for the rest of the game. So an end this process did not ask for (`disconnect()` or
+ * `quit()`) is followed by a new connect, at the connection's own reconnect pace; a retry strategy
+ * that gives up (`null`) is respected.
+ */
+export function reconnectAfterUnaskedEnd(
+  conn: Redis,
+  retryStrategy: (attempt: number) => number | null,
+): void {
+  let asked = false;
+  const disconnect = conn.disconnect.bind(conn);
+  conn.disconnect = (reconnect = false): void => {
+    if (!reconnect) asked = true;
+    disconnect(reconnect);
+  };
+  const quit = conn.quit.bind(conn);
+  conn.quit = ((...args: Parameters<Redis['quit']>) => {
+    asked = true;
+    return quit(...args);
+  }) as Redis['quit'];
+  let attempts = 0;
+  conn.on('ready', () => (attempts = 0));
+  conn.on('end', () => {
+    if (asked) return;
+    const delay = retryStrategy(++attempts);
+    if (delay === null) return;
+    setTimeout(() => {
+      if (!asked && conn.status === 'end') conn.connect().catch(() => undefined);
+    }, delay).unref();
   });
 }

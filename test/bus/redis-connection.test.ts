@@ -3,10 +3,12 @@ import { Cluster, Redis } from 'ioredis';
 import {
   connectRedis,
   reconnectDelay,
+  reconnectAfterUnaskedEnd,
   reconnectOnReadonly,
   type RedisConnection,
 } from '../../src/bus/redis-connection.js';
 import { haveRedisServer, RedisProcess } from '../support/redis-process.js';
+import { waitFor } from '../support/wait-for.js';
 
 const HAVE_SERVER = await haveRedisServer();
 
@@ -71,6 +73,36 @@ describe('connectRedis', () => {
     now = 5_001;
     expect(policy(readonly)).toBe(2);
   });
+
+  it.skipIf(!HAVE_SERVER)(
+    'a connection that ioredis ended without being asked connects again; one closed on purpose stays closed',
+    async () => {
+      const server = await RedisProcess.start();
+      const admin = new Redis(server.url);
+      try {
+        // ioredis gives up on its own here (no retry strategy), as it does after a failed connect.
+        const ended = new Redis(server.url, { retryStrategy: () => null, connectionName: 'ended' });
+        const closed = new Redis(server.url, { retryStrategy: () => null, connectionName: 'closed' });
+        for (const conn of [ended, closed]) {
+          open.push(conn);
+          conn.on('error', () => undefined);
+          reconnectAfterUnaskedEnd(conn, () => 100);
+          await conn.ping();
+        }
+        const gone = new Promise((resolve) => ended.once('end', resolve));
+        await admin.client('KILL', 'SKIPME', 'yes', 'TYPE', 'normal');
+        closed.disconnect();
+        await gone;
+        await waitFor(() => ended.status === 'ready', 5_000, 'the ended connection back');
+        expect(await ended.ping()).toBe('PONG');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(closed.status).toBe('end');
+      } finally {
+        admin.disconnect();
+        await server.stop();
+      }
+    },
+  );
 
   it.skipIf(!HAVE_SERVER)(
     'a node that stays a replica fails writes with READONLY instead of reconnecting in a loop',
