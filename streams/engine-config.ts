@@ -20,8 +20,8 @@ const LEASE_TTL_FACTOR = 3;
 const ORPHAN_GRACE_FACTOR = 5;
 // A game whose stored state vanished (Redis restarted empty): every instance with a copy offers it,
 // and the newest copy is written back once every copy had time to be offered. Every instance learns
-// of the loss when its bus reconnects (ioredis retries at most 2 s apart, so they reconnect within
-// 2 s of each other) and offers every copy at once; a poll that finds the game missing offers too,
+// of the loss when its bus reconnects (ioredis retries at most 1 s apart, so they reconnect within
+// 1 s of each other; 2 s leaves a margin) and offers every copy at once; a poll that finds the game missing offers too,
 // and the next poll is at most a summary interval away. Two summary intervals and twice the
 // reconnect spread cover both with a margin, without the five lease TTLs (45 s by default) that
 // kept games and live events away that long after every restart. One with no copy waits twice as

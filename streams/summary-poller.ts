@@ -1,4 +1,15 @@
-import { catchError, defer, exhaustMap, map, merge, takeWhile, timer, type Subscription } from 'rxjs';
+import {
+  catchError,
+  defer,
+  exhaustMap,
+  map,
+  merge,
+  takeWhile,
+  timer,
+  type Observable,
+  type Subscription,
+} from 'rxjs';
+import { BusUnavailableError } from '../src/core/errors.js';
 import type { CopyOffer, GameKey } from '../src/bus/types.js';
 import { eventsEmitted, pollLag } from '../src/core/metrics.js';
 import type { GameEvent, PlayRow } from '../src/model/events.js';
@@ -307,19 +318,24 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     t.status.backoffMs = null;
     logger.info({ ...t.key }, 'summary poller started');
     const ticks = timer(0, intervals.summaryMs, ctx.scheduler);
+    const attempt = (due: number): Observable<PollOutcome> =>
+      defer(() => ctx.track(pollThenPushed(t, due))).pipe(
+        catchError((error: unknown) => {
+          const delay = ctx.book.failed(t.status, error, intervals.backoffBaseMs);
+          // Whether or not Redis answers: a copy we no longer hold goes when it is stale.
+          t.custody = expire(t.custody, now(), timings);
+          const wait = timer(delay, ctx.scheduler);
+          // A poll the bus failed is tried again as soon as its wait is over: left to the ticks,
+          // it would wait for the next one (the wait swallows the tick it spans), which added up
+          // to two summary intervals of silence after every Redis failover.
+          return error instanceof BusUnavailableError
+            ? wait.pipe(exhaustMap(() => attempt(now())))
+            : wait.pipe(map((): PollOutcome => 'continue'));
+        }),
+      );
     const sub = (t.push ? merge(ticks, t.push.wake) : ticks)
       .pipe(
-        exhaustMap(() => {
-          const due = now();
-          return defer(() => ctx.track(pollThenPushed(t, due))).pipe(
-            catchError((error: unknown) => {
-              const delay = ctx.book.failed(t.status, error, intervals.backoffBaseMs);
-              // Whether or not Redis answers: a copy we no longer hold goes when it is stale.
-              t.custody = expire(t.custody, now(), timings);
-              return timer(delay, ctx.scheduler).pipe(map((): PollOutcome => 'continue'));
-            }),
-          );
-        }),
+        exhaustMap(() => attempt(now())),
         takeWhile((outcome) => outcome !== 'stop'),
       )
       .subscribe({ complete: () => finish(t) });

@@ -22,10 +22,16 @@ export interface RedisConnectionOptions {
   retryStrategy?: (attempt: number) => number | null;
 }
 
-/** Reconnects back off from 100 ms to 2 s with jitter: a restarted or promoted Redis is found within about 2 s. */
+/**
+ * Reconnects back off from 100 ms to 1 s with jitter: a restarted or promoted Redis is found within
+ * about 1 s. The sentinels' `+switch-master` does not cut a reconnect wait short (ioredis only acts
+ * on it for a connected client), so during a failover this cap is what stands between the
+ * promotion and every connection's return; a refused connection attempt costs nothing worth a
+ * longer wait.
+ */
 export function reconnectDelay(attempt: number): number {
   // ioredis counts attempts from 1.
-  return backoffDelay(attempt - 1, { baseMs: 100, maxMs: 2_000 });
+  return backoffDelay(attempt - 1, { baseMs: 100, maxMs: 1_000 });
 }
 
 // A node that stays a replica (a plain redis:// URL naming it) answers READONLY again after every
@@ -83,7 +89,7 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
     );
   }
   if (target.topology === 'sentinel') {
-    return new Redis({
+    const conn = new Redis({
       ...node,
       ...queueing,
       retryStrategy,
@@ -97,6 +103,8 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
       ...(target.sentinelPassword !== undefined ? { sentinelPassword: target.sentinelPassword } : {}),
       ...(target.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
     });
+    reconnectAfterUnaskedEnd(conn, retryStrategy);
+    return conn;
   }
   const [server] = target.hosts;
   return new Redis({
@@ -106,5 +114,42 @@ export function connectRedis(url: string | RedisTarget, options: RedisConnection
     host: server!.host,
     port: server!.port,
     db: target.db,
+  });
+}
+
+/**
+ * ioredis ends a Sentinel connection for good (status `end`, no further retry) when a reconnect's
+ * connect fails rather than its socket: one way is a sentinel's `+switch-master` reaching the
+ * failover detector while the connection looks the primary up again, which closes the connector in
+ * the middle of the connect. Seen after a primary's SIGKILL, as the sentinels announce the switch
+ * one after another: the job producer's connection answered `Connection is closed.` to every
+ * command for the rest of the game. So an end this process did not ask for (`disconnect()` or
+ * `quit()`) is followed by a new connect, at the connection's own reconnect pace; a retry strategy
+ * that gives up (`null`) is respected.
+ */
+export function reconnectAfterUnaskedEnd(
+  conn: Redis,
+  retryStrategy: (attempt: number) => number | null,
+): void {
+  let asked = false;
+  const disconnect = conn.disconnect.bind(conn);
+  conn.disconnect = (reconnect = false): void => {
+    if (!reconnect) asked = true;
+    disconnect(reconnect);
+  };
+  const quit = conn.quit.bind(conn);
+  conn.quit = ((...args: Parameters<Redis['quit']>) => {
+    asked = true;
+    return quit(...args);
+  }) as Redis['quit'];
+  let attempts = 0;
+  conn.on('ready', () => (attempts = 0));
+  conn.on('end', () => {
+    if (asked) return;
+    const delay = retryStrategy(++attempts);
+    if (delay === null) return;
+    setTimeout(() => {
+      if (!asked && conn.status === 'end') conn.connect().catch(() => undefined);
+    }, delay).unref();
   });
 }

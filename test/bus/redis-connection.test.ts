@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
-import { connectRedis, reconnectOnReadonly, type RedisConnection } from '../../src/bus/redis-connection.js';
+import {
+  connectRedis,
+  reconnectDelay,
+  reconnectAfterUnaskedEnd,
+  reconnectOnReadonly,
+  type RedisConnection,
+} from '../../src/bus/redis-connection.js';
 import { haveRedisServer, RedisProcess } from '../support/redis-process.js';
+import { waitFor } from '../support/wait-for.js';
 
 const HAVE_SERVER = await haveRedisServer();
 
@@ -46,6 +53,15 @@ describe('connectRedis', () => {
     expect((cluster as Cluster).options).toMatchObject({ scaleReads: 'master' });
   });
 
+  it('reconnects from 100 ms on, at most 1 s apart, so a promoted primary is found within a second', () => {
+    const delays = Array.from({ length: 40 }, (_, i) => reconnectDelay(i + 1));
+    expect(Math.max(...delays)).toBeLessThanOrEqual(1_000);
+    expect(delays[0]).toBeGreaterThanOrEqual(50);
+    expect(delays[0]).toBeLessThanOrEqual(100);
+    // Past the first few attempts every delay sits in the cap's jittered upper half.
+    expect(Math.min(...delays.slice(10))).toBeGreaterThanOrEqual(500);
+  });
+
   it('reconnects on READONLY at most once per 5 s per connection, and on nothing else', () => {
     let now = 0;
     const policy = reconnectOnReadonly(() => now);
@@ -57,6 +73,36 @@ describe('connectRedis', () => {
     now = 5_001;
     expect(policy(readonly)).toBe(2);
   });
+
+  it.skipIf(!HAVE_SERVER)(
+    'a connection that ioredis ended without being asked connects again; one closed on purpose stays closed',
+    async () => {
+      const server = await RedisProcess.start();
+      const admin = new Redis(server.url);
+      try {
+        // ioredis gives up on its own here (no retry strategy), as it does after a failed connect.
+        const ended = new Redis(server.url, { retryStrategy: () => null, connectionName: 'ended' });
+        const closed = new Redis(server.url, { retryStrategy: () => null, connectionName: 'closed' });
+        for (const conn of [ended, closed]) {
+          open.push(conn);
+          conn.on('error', () => undefined);
+          reconnectAfterUnaskedEnd(conn, () => 100);
+          await conn.ping();
+        }
+        const gone = new Promise((resolve) => ended.once('end', resolve));
+        await admin.client('KILL', 'SKIPME', 'yes', 'TYPE', 'normal');
+        closed.disconnect();
+        await gone;
+        await waitFor(() => ended.status === 'ready', 5_000, 'the ended connection back');
+        expect(await ended.ping()).toBe('PONG');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(closed.status).toBe('end');
+      } finally {
+        admin.disconnect();
+        await server.stop();
+      }
+    },
+  );
 
   it.skipIf(!HAVE_SERVER)(
     'a node that stays a replica fails writes with READONLY instead of reconnecting in a loop',

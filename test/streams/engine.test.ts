@@ -125,6 +125,40 @@ describe('summary pollers', () => {
     expect(after - before).toBe(8);
   });
 
+  it('tries a poll the bus failed again within half a second of Redis answering, not at a later tick', async () => {
+    const clock = new VirtualClock(START);
+    const store = createMemoryBus({ now: () => clock.now() });
+    // Redis away (a failover) from `downFrom` to `downUntil`: every lease request fails meanwhile.
+    let downFrom = Infinity;
+    let downUntil = 0;
+    const bus: Bus = Object.create(store, {
+      acquireLease: {
+        value: (...args: Parameters<Bus['acquireLease']>) =>
+          clock.now() >= downFrom && clock.now() < downUntil
+            ? Promise.reject(new BusUnavailableError('acquireLease'))
+            : store.acquireLease(...args),
+      },
+    });
+    const { script, engine } = setup({ bus, intervals: { summaryMs: 3_000 } }, clock);
+    const g = script.add({ id: 'g1', plays: 1 });
+    const emittedAt: number[] = [];
+    engine.events$.subscribe(() => emittedAt.push(clock.now()));
+    engine.start();
+    await clock.advance(10_000);
+    expect(emittedAt.length).toBeGreaterThan(0);
+    // Down for 6.5 s, a new play meanwhile: several polls fail, and their waits span ticks.
+    downFrom = clock.now();
+    downUntil = downFrom + 6_500;
+    g.plays = 2;
+    const seen = emittedAt.length;
+    await clock.advance(20_000);
+    const first = emittedAt[seen];
+    expect(first, 'the play committed after Redis came back').toBeDefined();
+    expect(first!).toBeGreaterThanOrEqual(downUntil);
+    expect(first! - downUntil).toBeLessThanOrEqual(500);
+    expect(engine.status().find((s) => s.gameId === 'g1')).toMatchObject({ failures: 0, state: 'polling' });
+  });
+
   it('treats a summary it cannot read as a failed poll: backoff, no events, then recovery', async () => {
     const { clock, script, engine, events } = setup();
     const g = script.add({ id: 'g1', plays: 1 });

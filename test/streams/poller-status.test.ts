@@ -1,8 +1,9 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { BusUnavailableError, UpstreamHttpError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/log.js';
 import { pollErrors } from '../../src/core/metrics.js';
-import { createPollerBook, errorInfo, newStatus } from '../../streams/poller-status.js';
+import { BUS_RETRY_MS, createPollerBook, errorInfo, newStatus } from '../../streams/poller-status.js';
 
 const T0 = Date.UTC(2025, 0, 1, 0, 0);
 
@@ -57,12 +58,25 @@ describe('poller status', () => {
     expect((await errors('UPSTREAM_HTTP')) - before).toBe(5);
   });
 
-  it('retries bus errors at the base delay, without growing it', () => {
+  it('retries bus errors after half a second (the base delay when shorter), without growing it', () => {
     const { book: b } = book();
     const status = newStatus('summary', 'womens', 'g1', 3_000);
     const delays = [1, 2, 3].map(() => b.failed(status, new BusUnavailableError('commit'), 3_000));
-    expect(delays).toEqual([3_000, 3_000, 3_000]);
+    expect(delays).toEqual([BUS_RETRY_MS, BUS_RETRY_MS, BUS_RETRY_MS]);
+    expect(BUS_RETRY_MS).toBe(500);
     expect(status.failures).toBe(3);
+    expect(b.failed(status, new BusUnavailableError('commit'), 400)).toBe(400);
+  });
+
+  it('logs the first bus failure of a streak as a warning and the retries that follow as debug', () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const b = createPollerBook({ logger, now: () => T0, random: () => 0.5, backoffMaxMs: 20_000 });
+    const status = newStatus('summary', 'mens', 'g1', 3_000);
+    for (let i = 0; i < 3; i++) b.failed(status, new BusUnavailableError('acquireLease'), 3_000);
+    b.failed(status, new Error('boom'), 3_000);
+    expect(lines.map((l) => l.level)).toEqual([40, 20, 20, 40]);
+    expect(lines[0]?.msg).toMatch(/^poll failed: bus\.acquireLease/);
   });
 
   it('clears failures and backoff on success and stamps the time, keeping the last error', () => {
