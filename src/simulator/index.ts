@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { InvalidOptionsError } from '../core/errors.js';
-import { DEFAULT_LEAGUES, LEAGUES, isLeague, type League } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUES, isLeague, leagueOfSegment, type League } from '../core/leagues.js';
 import { silentLogger } from '../core/log.js';
 import { isObject, obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
@@ -157,9 +157,15 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   };
 }
 
+/**
+ * The league of a replayed summary: from the header's league slug (ESPN's path segment, `nba`,
+ * `mens-college-basketball`), else from the file's folder (`<league>/…`), else the men's league.
+ */
 function leagueOf(final: JsonObject, file: string): League {
   const slug = obj(obj(final.header).league).slug;
-  if (slug === 'wnba') return 'womens';
-  if (slug === 'nba') return 'mens';
-  return /(^|[/\\])womens[/\\]|wnba/i.test(file) ? 'womens' : 'mens';
+  const bySlug = typeof slug === 'string' ? leagueOfSegment(slug) : undefined;
+  if (bySlug) return bySlug;
+  const folder = /([a-z-]+)[/\\][^/\\]+$/.exec(file)?.[1];
+  if (folder !== undefined && isLeague(folder)) return folder;
+  return /wnba/i.test(file) ? 'womens' : 'mens';
 }

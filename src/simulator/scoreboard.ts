@@ -2,6 +2,7 @@ import type { League } from '../core/leagues.js';
 import { easternDay, easternDayOf } from '../espn/eastern-day.js';
 import { arr, obj } from '../tables/cells.js';
 import type { JsonObject, Scoreboard, ScoreboardCompetitor, ScoreboardEvent } from './espn-shapes.js';
+import { periodFormat } from '../core/periods.js';
 import { statusObject } from './game-status.js';
 import { datedScoreboard, daysOf } from './dated-boards.js';
 import { scoreboardLeague } from './generated-common.js';
@@ -15,8 +16,8 @@ export function buildScoreboardEvent(
   final: Readonly<JsonObject>,
   view: GameView,
   linescores: (revealed: number) => { home: number[]; away: number[] },
-  regulationPeriods: number,
 ): ScoreboardEvent {
+  const regulationPeriods = periodFormat(league).regulation;
   const header = obj(final.header);
   const competition = obj(arr(header.competitions)[0]);
   const competitors = arr(competition.competitors).map(obj);
@@ -30,7 +31,7 @@ export function buildScoreboardEvent(
     period: view.period,
     displayClock: view.displayClock,
     endOfPeriod: view.endOfPeriod,
-    regulationPeriods,
+    league,
   });
   const lines = view.state === 'pre' ? { home: [], away: [] } : linescores(view.revealed);
   const side = (c: JsonObject, score: number, ls: number[], won: boolean): ScoreboardCompetitor => {

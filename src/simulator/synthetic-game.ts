@@ -1,4 +1,5 @@
 import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+import { periodFormat } from '../core/periods.js';
 import { athleteObject, rosterFor, type SimAthlete } from './athletes.js';
 import { createRandom, hashString, randomInt } from './random.js';
 import { leagueIdentity } from './generated-common.js';
@@ -7,7 +8,6 @@ import {
   emptyLine,
   OVERTIME_SECONDS,
   PERIOD_SECONDS,
-  REGULATION_PERIODS,
   simulatePlays,
   type AthleteLine,
   type SimulatedPlays,
@@ -75,7 +75,7 @@ export function generateFinishedSummary(
     period: sim.periods,
     displayClock: '0.0',
     endOfPeriod: false,
-    regulationPeriods: REGULATION_PERIODS,
+    league,
   });
   const uid = `${LEAGUE_UID[league]}~e:${id}`;
   const venue = {
@@ -92,9 +92,9 @@ export function generateFinishedSummary(
     boxscore: boxscore(league, sim, [homeTeam, awayTeam]),
     format: {
       regulation: {
-        periods: REGULATION_PERIODS,
-        displayName: 'Quarter',
-        slug: 'quarter',
+        periods: periodFormat(league).regulation,
+        displayName: periodFormat(league).unit,
+        slug: periodFormat(league).unit.toLowerCase(),
         clock: PERIOD_SECONDS[league],
       },
       overtime: { displayName: 'Overtime', slug: 'overtime', clock: OVERTIME_SECONDS },

@@ -1,6 +1,7 @@
-import type { League } from '../core/leagues.js';
+import { isCollege, type League } from '../core/leagues.js';
+import { periodFormat, periodLabel, periodShortLabel } from '../core/periods.js';
 import type { SimAthlete } from './athletes.js';
-import { formatClock, periodLabel } from './game-status.js';
+import { formatClock } from './game-status.js';
 import { pick, randomInt, weighted, type Random } from './random.js';
 
 /**
@@ -19,7 +20,25 @@ export const PERIOD_SECONDS: Readonly<Record<League, number>> = {
   'womens-college': 600,
 };
 export const OVERTIME_SECONDS = 300;
-export const REGULATION_PERIODS = 4;
+
+/** College clocks read `M:SS` to the end (`0:07`); the pro leagues show tenths under a minute. */
+function clockDisplay(league: League, seconds: number): string {
+  if (!isCollege(league) || seconds >= 60) return formatClock(seconds);
+  return `0:${String(Math.ceil(Math.max(0, seconds))).padStart(2, '0')}`;
+}
+
+/**
+ * The end-of-period play's text and short form as ESPN words them: the pro leagues and women's
+ * college "End of the 1st Quarter" / "End of 1st Quarter", men's college "End of 1st half".
+ */
+function endOfPeriodWords(league: League, period: number, regulation: number): [string, string] {
+  const label = periodLabel(league, period);
+  const short = `End of ${periodShortLabel(league, period)}`;
+  if (!isCollege(league)) return [`End of the ${label}`, short];
+  if (period > regulation) return [`End of ${period - regulation === 1 ? '1st' : label} Overtime`, short];
+  if (league === 'mens-college') return [`End of ${label.toLowerCase()}`, period === 1 ? 'Halftime' : short];
+  return [`End of ${label}`, short];
+}
 
 export interface SimTeam {
   readonly id: string;
@@ -121,6 +140,7 @@ export function simulatePlays(
   random: Random,
 ): SimulatedPlays {
   const periodSeconds = PERIOD_SECONDS[league];
+  const REGULATION_PERIODS = periodFormat(league).regulation;
   const regulationSeconds = periodSeconds * REGULATION_PERIODS;
   const lines = new Map<string, AthleteLine>();
   for (const a of [...home.roster, ...away.roster]) lines.set(a.id, emptyLine());
@@ -188,8 +208,8 @@ export function simulatePlays(
       text,
       awayScore,
       homeScore,
-      period: { number: period, displayValue: periodLabel(period) },
-      clock: { displayValue: formatClock(clock) },
+      period: { number: period, displayValue: periodLabel(league, period) },
+      clock: { displayValue: clockDisplay(league, clock) },
       scoringPlay: scoreValue > 0,
       scoreValue,
       ...(o.team ? { team: { id: o.team.id } } : {}),
@@ -447,16 +467,15 @@ export function simulatePlays(
     while (clock > 0) offense = possession(offense);
     linescores.home.push(homeScore - startHome);
     linescores.away.push(awayScore - startAway);
-    add('412', 'End Period', `End of the ${periodLabel(period)}`, {
-      short: `End of ${period <= REGULATION_PERIODS ? periodLabel(period).split(' ')[0] : periodLabel(period)}`,
-      deadSeconds: 1,
-    });
+    const [endText, endShort] = endOfPeriodWords(league, period, REGULATION_PERIODS);
+    add('412', 'End Period', endText, { short: endShort, deadSeconds: 1 });
     if (period >= REGULATION_PERIODS && homeScore !== awayScore) break;
     // A break between quarters lasts about two minutes, halftime fifteen.
     wall += (period === REGULATION_PERIODS / 2 ? 15 * 60 : 130) * 1000;
     period++;
     clock = period <= REGULATION_PERIODS ? periodSeconds : OVERTIME_SECONDS;
-    // The second and third quarters start with the team that did not win the tip (alternating).
+    // The second and third quarters (or the second half) start with the team that did not win the
+    // tip (alternating).
     if (period <= REGULATION_PERIODS)
       offense = period === 2 || period === 3 ? other(firstOffense) : firstOffense;
     for (const t of [home, away]) onCourt.set(t.id, t.roster.slice(0, 5));
