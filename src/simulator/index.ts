@@ -15,6 +15,7 @@ import { createSimulatorServer } from './server.js';
 import type { SimulatedGame } from './simulated-game.js';
 import { generateFinishedSummary } from './synthetic-game.js';
 import { syntheticGameId } from './synthetic-ids.js';
+import { saturdayOffsets, slateLeagues } from './slate.js';
 import { ESPN_RULES, type RunningUpstream, type SimulateOptions, type UpstreamOptions } from './types.js';
 
 export type {
@@ -30,10 +31,13 @@ export type {
   EspnRules,
 } from './types.js';
 export { parseFaultSpec } from './faults.js';
+export { parseSimulateSpec, type LeagueCounts } from './slate.js';
 export { generateFinishedSummary } from './synthetic-game.js';
 
 // Tip-offs five minutes apart make an evening's slate: the games are at different stages at once.
 const DEFAULT_STAGGER_MS = 5 * 60_000;
+// Synthetic ids number a game's place in its slate with three digits (synthetic-ids.ts).
+const MAX_SLATE = 1000;
 
 /**
  * Starts the simulator upstream: ESPN's paths for all 44 operations, from recordings,
@@ -77,21 +81,14 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   }
   /** A slate of synthetic games whose first tips off at `from`; returns the games added. */
   const addSlate = (simulate: SimulateOptions, from: number): SimulatedGame[] => {
-    const { games: count, seed, leagues = [...DEFAULT_LEAGUES] } = simulate;
-    if (!Number.isInteger(count) || count < 0)
-      throw new InvalidOptionsError(`simulate.games: ${count} is invalid; expected an integer >= 0`);
-    if (!leagues.length || !leagues.every(isLeague))
-      throw new InvalidOptionsError(`simulate.leagues: expected a non-empty list of ${LEAGUES.join(', ')}`);
-    const stagger = simulate.staggerMs ?? DEFAULT_STAGGER_MS;
+    const { seed } = simulate;
+    const plan = slatePlan(simulate);
     const before = games.length;
-    for (let i = 0; i < count; i++) {
-      const league = leagues[i % leagues.length] as League;
+    plan.leagues.forEach((league, i) => {
       const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i });
-      addGame(
-        createReplayGame({ league, final, startAt: from + (i * stagger) / speed, speed, synthetic: true }),
-        `simulate#${i}`,
-      );
-    }
+      const startAt = from + (plan.offsets[i] as number) / speed;
+      addGame(createReplayGame({ league, final, startAt, speed, synthetic: true }), `simulate#${i}`);
+    });
     return games.slice(before);
   };
   if (options.simulate) addSlate(options.simulate, startAt);
@@ -154,6 +151,34 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
       });
       return closing;
     },
+  };
+}
+
+/** Each synthetic game's league and tip-off offset (real-time ms after the first). */
+function slatePlan(simulate: SimulateOptions): { leagues: League[]; offsets: number[] } {
+  if (simulate.perLeague) {
+    for (const [league, n] of simulate.perLeague) {
+      if (!isLeague(league) || !Number.isInteger(n) || n < 0)
+        throw new InvalidOptionsError(
+          `simulate.perLeague: ${String(league)}=${n} is invalid; expected a league of ${LEAGUES.join(', ')} and an integer >= 0`,
+        );
+    }
+    const leagues = slateLeagues(simulate.perLeague);
+    if (leagues.length > MAX_SLATE)
+      throw new InvalidOptionsError(
+        `simulate.perLeague: ${leagues.length} games; expected at most ${MAX_SLATE}`,
+      );
+    return { leagues, offsets: saturdayOffsets(leagues.length, simulate.seed) };
+  }
+  const { games: count, leagues = [...DEFAULT_LEAGUES] } = simulate;
+  if (!Number.isInteger(count) || count < 0)
+    throw new InvalidOptionsError(`simulate.games: ${count} is invalid; expected an integer >= 0`);
+  if (!leagues.length || !leagues.every(isLeague))
+    throw new InvalidOptionsError(`simulate.leagues: expected a non-empty list of ${LEAGUES.join(', ')}`);
+  const stagger = simulate.staggerMs ?? DEFAULT_STAGGER_MS;
+  return {
+    leagues: Array.from({ length: count }, (_, i) => leagues[i % leagues.length] as League),
+    offsets: Array.from({ length: count }, (_, i) => i * stagger),
   };
 }
 
