@@ -73,6 +73,15 @@ const POLLS = [
   { id: '2', name: 'Coaches Poll', shortName: 'Coaches Poll', type: 'usa' },
 ] as const;
 
+// A poll ranks 25 teams.
+const POLL_SIZE = 25;
+
+/** A college team's place in the simulator's AP poll (catalog order), null when unranked. */
+export function pollRank(league: League, team: CatalogTeam): number | null {
+  const i = TEAMS[league].findIndex((t) => t.id === team.id);
+  return i >= 0 && i < POLL_SIZE ? i + 1 : null;
+}
+
 /** `/rankings`: the AP and coaches' polls of one week, every catalog team ranked in order. */
 export function rankings(league: League): unknown {
   const year = SEASON_YEAR[league];
