@@ -12,9 +12,9 @@ const NCAAM = '/apis/site/v2/sports/basketball/mens-college-basketball';
 describe('college scoreboards of the simulator', () => {
   it('list ranked synthetic games with curatedRank and conferenceId,', async () => {
     const clock = new TestClock();
-    const sim = await start({ simulate: { games: 2, seed: 5, leagues: ['mens-college'] }, clock });
+    const sim = await start({ simulate: { games: 12, seed: 5, leagues: ['mens-college'] }, clock });
     const { body } = await getJson(`${sim.url}${NCAAM}/scoreboard?groups=50&limit=50`);
-    expect(body.events).toHaveLength(2);
+    expect(body.events).toHaveLength(12);
     for (const event of body.events) {
       const header = sim.games.find((g) => g.id === event.id)!.final.header as any;
       for (const c of event.competitions[0].competitors) {
@@ -23,8 +23,16 @@ describe('college scoreboards of the simulator', () => {
         expect(c.team.conferenceId).toBe(h.team.groups.id);
       }
     }
-    // All catalog teams are ranked, so every game is featured on the default board too.
-    expect((await getJson(`${sim.url}${NCAAM}/scoreboard`)).body.events).toHaveLength(2);
+    // Without groups, only the featured games: those with a ranked team (some are not).
+    const ranked = sim.games
+      .filter((g) =>
+        (g.final.header as any).competitions[0].competitors.some((c: any) => c.rank !== undefined),
+      )
+      .map((g) => g.id);
+    expect(ranked.length).toBeGreaterThan(0);
+    expect(ranked.length).toBeLessThan(12);
+    const featured = (await getJson(`${sim.url}${NCAAM}/scoreboard`)).body.events.map((e: any) => e.id);
+    expect(featured.sort()).toEqual(ranked.sort());
   });
 
   it.skipIf(!HAVE_FIXTURES)(

@@ -43,7 +43,7 @@ describe('synthetic college games through the simulator and the engine, push on'
         ['womens-college', 0],
       ];
       const files: FixtureFile[] = picks.map(([league, i]) => {
-        const final = generateFinishedSummary(league, syntheticGameId(21, i), { seed: 21, index: i });
+        const final = generateFinishedSummary(league, syntheticGameId(21, i), { seed: 21, index: i }) as any;
         mkdirSync(join(dir, league), { recursive: true });
         const file = join(dir, league, `summary__${final.header.id}_final.json`);
         writeFileSync(file, JSON.stringify(final));
