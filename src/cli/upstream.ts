@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { LEAGUES, isLeague } from '../core/leagues.js';
 import { CourtsideError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
-import { startUpstream } from '../simulator/index.js';
+import { parseSimulateSpec, startUpstream } from '../simulator/index.js';
 import { FASTCAST_FAULTS, parseFastcastFaults } from '../simulator/fastcast-faults.js';
 import { fixturesProblem } from '../simulator/fixture-store.js';
 import { ESPN_RULES, type EspnRules, type UpstreamOptions } from '../simulator/types.js';
@@ -30,6 +30,7 @@ interface UpstreamFlags {
 const EXAMPLES = `
 Examples:
   $ courtside upstream --simulate 8 --seed 42 --speed 10 --port 9000
+  $ courtside upstream --simulate mens-college=150,womens-college=100,mens=10 --speed 10   # a Saturday
   $ courtside upstream --simulate 4 --faults "error=0.2,timeout=0.05,malformed=0.02,correct=0.05,remove=0.01,insert=0.05,rescore=0.05,latency=200"
   $ courtside upstream --simulate 2 --fastcast-faults "no-h@900001000,absent-keys=10"   # FastCast as ESPN misbehaves
   $ courtside record --out recordings       # ESPN's payloads (add --upstream <url> to record a simulator's)
@@ -103,11 +104,17 @@ export function upstreamOptionsFromFlags(flags: UpstreamFlags): UpstreamOptions 
         `--leagues: "${flags.leagues}" is invalid; expected a comma-separated list of ${LEAGUES.join(', ')}`,
       );
     }
-    options.simulate = {
-      games: number('simulate', flags.simulate, true),
-      seed,
-      ...(leagues ? { leagues: leagues.filter(isLeague) } : {}),
-    };
+    const spec = parseSimulateSpec(flags.simulate);
+    if (typeof spec !== 'number' && leagues) {
+      throw new CourtsideError(
+        'INVALID_OPTIONS',
+        '--leagues: not with --simulate league=count pairs, which name their leagues; give one or the other',
+      );
+    }
+    options.simulate =
+      typeof spec === 'number'
+        ? { games: spec, seed, ...(leagues ? { leagues: leagues.filter(isLeague) } : {}) }
+        : { games: 0, seed, perLeague: spec };
   }
   return options;
 }
@@ -126,7 +133,10 @@ export function registerUpstream(program: Command): void {
       collect,
       [],
     )
-    .option('--simulate <n>', 'number of synthetic games, alternating leagues')
+    .option(
+      '--simulate <n|league=n,...>',
+      'synthetic games: a number (alternating --leagues), or a Saturday slate by league, e.g. mens-college=150,womens-college=100,mens=10',
+    )
     .option('--leagues <list>', 'leagues of the synthetic games, comma-separated (default mens,womens)')
     .option('--seed <s>', 'seed of synthetic games and fault draws', '1')
     .option('--speed <x>', 'game-time multiplier (60 = a minute of play per second)', '1')

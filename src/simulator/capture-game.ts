@@ -169,13 +169,7 @@ export function createCaptureGame(capture: Capture, options: CaptureGameOptions)
     summaryText,
     scoreboardEvent: (now) => {
       const d = obj(at(now).doc);
-      return buildScoreboardEvent(
-        league,
-        d,
-        viewOf(d, arr(final.plays).length),
-        () => linescoresOf(d),
-        periodsOf(d),
-      );
+      return buildScoreboardEvent(league, d, viewOf(d, arr(final.plays).length), () => linescoresOf(d));
     },
     // A capture is replayed as recorded: the stat-crew faults change nothing in it.
     correctPlay: () => undefined,
@@ -218,8 +212,4 @@ function linescoresOf(doc: JsonObject): { home: number[]; away: number[] } {
       Number(obj(l).displayValue ?? obj(l).value ?? 0),
     );
   return { home: lines('home'), away: lines('away') };
-}
-
-function periodsOf(doc: JsonObject): number {
-  return Number(obj(obj(doc.format).regulation).periods ?? 4) || 4;
 }

@@ -123,7 +123,7 @@ function finishedGame(
     period: 4,
     displayClock: '0.0',
     endOfPeriod: true,
-    regulationPeriods: 4,
+    league,
   });
   const side = (team: typeof home, homeAway: 'home' | 'away', score: number, won: boolean): Json => ({
     id: team.id,

@@ -85,9 +85,13 @@ export interface ScoreboardCompetitor {
     readonly alternateColor: unknown;
     readonly isActive: true;
     readonly logo: unknown;
+    /** College: the team's conference, ESPN's group id. */
+    readonly conferenceId?: string;
   };
   readonly score: string;
   readonly linescores: readonly ScoreboardLinescore[];
+  /** College: the team's poll rank, 99 when unranked. */
+  readonly curatedRank?: { readonly current: number };
 }
 
 export interface ScoreboardCompetition {
@@ -106,6 +110,8 @@ export interface ScoreboardCompetition {
     | undefined;
   readonly competitors: readonly ScoreboardCompetitor[];
   readonly notes: readonly unknown[];
+  /** College tournament games: ESPN's tournament id. */
+  readonly tournamentId?: unknown;
   readonly status: GameStatus;
   readonly broadcasts: readonly unknown[];
   readonly format: { readonly regulation: { readonly periods: number } };

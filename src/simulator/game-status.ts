@@ -1,3 +1,6 @@
+import type { League } from '../core/leagues.js';
+import { finalLabel, periodFormat, periodLabel, periodShortLabel } from '../core/periods.js';
+
 /** ESPN's status objects and clock formats, shared by the replayed summary and the scoreboard. */
 export type GameState = 'pre' | 'in' | 'post';
 
@@ -24,23 +27,10 @@ export interface GameStatusInput {
   readonly state: GameState;
   readonly period: number;
   readonly displayClock: string;
-  /** True when the last revealed play ended a period (end of quarter / halftime). */
+  /** True when the last revealed play ended a period (end of quarter or half, halftime). */
   readonly endOfPeriod: boolean;
-  readonly regulationPeriods: number;
-}
-
-const ORDINALS = ['1st', '2nd', '3rd', '4th'];
-
-export function periodLabel(period: number, regulationPeriods = 4): string {
-  if (period <= regulationPeriods) return `${ORDINALS[period - 1] ?? `${period}th`} Quarter`;
-  const ot = period - regulationPeriods;
-  return ot === 1 ? 'OT' : `${ot}OT`;
-}
-
-function periodShort(period: number, regulationPeriods = 4): string {
-  return period <= regulationPeriods
-    ? (ORDINALS[period - 1] ?? `${period}th`)
-    : periodLabel(period, regulationPeriods);
+  /** Whose periods: quarters or halves, and their names (src/core/periods.ts). */
+  readonly league: League;
 }
 
 /** "11:42" → 702, "45.1" → 45.1. */
@@ -76,12 +66,12 @@ export const scheduledType = (detail?: string): StatusType =>
   statusType('1', 'STATUS_SCHEDULED', 'pre', 'Scheduled', detail);
 
 export function statusObject(input: GameStatusInput, detailWhenPre = 'Scheduled'): GameStatus {
-  const { state, period, displayClock, endOfPeriod, regulationPeriods } = input;
+  const { state, period, displayClock, endOfPeriod, league } = input;
   if (state === 'pre') {
     return { clock: 0, displayClock: '0.0', period: 0, type: scheduledType(detailWhenPre) };
   }
   if (state === 'post') {
-    const detail = period > regulationPeriods ? `Final/${periodLabel(period, regulationPeriods)}` : 'Final';
+    const detail = finalLabel(league, period);
     return {
       clock: 0,
       displayClock: '0.0',
@@ -91,7 +81,7 @@ export function statusObject(input: GameStatusInput, detailWhenPre = 'Scheduled'
   }
   const clock = clockSeconds(displayClock);
   let type: StatusType;
-  if (endOfPeriod && period === regulationPeriods / 2) {
+  if (endOfPeriod && period === periodFormat(league).regulation / 2) {
     type = statusType('23', 'STATUS_HALFTIME', 'in', 'Halftime', 'Halftime');
   } else if (endOfPeriod) {
     type = statusType(
@@ -99,8 +89,8 @@ export function statusObject(input: GameStatusInput, detailWhenPre = 'Scheduled'
       'STATUS_END_PERIOD',
       'in',
       'End of Period',
-      `End of ${periodLabel(period, regulationPeriods)}`,
-      `End of ${periodShort(period, regulationPeriods)}`,
+      `End of ${periodLabel(league, period)}`,
+      `End of ${periodShortLabel(league, period)}`,
     );
   } else {
     type = statusType(
@@ -108,8 +98,8 @@ export function statusObject(input: GameStatusInput, detailWhenPre = 'Scheduled'
       'STATUS_IN_PROGRESS',
       'in',
       'In Progress',
-      `${displayClock} - ${periodLabel(period, regulationPeriods)}`,
-      `${displayClock} - ${periodShort(period, regulationPeriods)}`,
+      `${displayClock} - ${periodLabel(league, period)}`,
+      `${displayClock} - ${periodShortLabel(league, period)}`,
     );
   }
   return { clock, displayClock, period, type };

@@ -1,4 +1,5 @@
 import type { League } from '../core/leagues.js';
+import { CONFERENCE_OF_TEAM, type CollegeConference } from './college-teams.js';
 import { SEASON_YEAR } from './generated-common.js';
 import { TEAMS, teamObject, type CatalogTeam } from './team-catalog.js';
 
@@ -8,37 +9,11 @@ import { TEAMS, teamObject, type CatalogTeam } from './team-catalog.js';
  * as children; `/rankings`: every poll of the week with its ranked teams).
  */
 
-interface Conference {
-  readonly id: string;
-  readonly name: string;
-  readonly abbreviation: string;
-}
-
-// ESPN's group ids of the catalog teams' conferences (the recorded scoreboard carries 4 for the
-// Big East and 16 for the MEAC).
-const ACC: Conference = { id: '2', name: 'Atlantic Coast Conference', abbreviation: 'ACC' };
-const A10: Conference = { id: '3', name: 'Atlantic 10 Conference', abbreviation: 'A-10' };
-const BIG_EAST: Conference = { id: '4', name: 'Big East Conference', abbreviation: 'Big East' };
-const BIG_12: Conference = { id: '8', name: 'Big 12 Conference', abbreviation: 'Big 12' };
-const MEAC: Conference = { id: '16', name: 'Mid-Eastern Athletic Conference', abbreviation: 'MEAC' };
-const SEC: Conference = { id: '23', name: 'Southeastern Conference', abbreviation: 'SEC' };
-
-const CONFERENCE_OF: Readonly<Record<string, Conference>> = {
-  '150': ACC,
-  '154': ACC,
-  '259': ACC,
-  '2305': BIG_12,
-  '2752': BIG_EAST,
-  '139': A10,
-  '179': A10,
-  '2569': MEAC,
-  '99': SEC,
-  '61': SEC,
-};
+type Conference = CollegeConference;
 
 /** The conference of a catalog college team. */
 export function conferenceOf(team: CatalogTeam): Conference | undefined {
-  return CONFERENCE_OF[team.id];
+  return CONFERENCE_OF_TEAM[team.id];
 }
 
 /** `/groups` of a college league: Division I (group 50), its conferences and their teams. */
@@ -73,11 +48,21 @@ const POLLS = [
   { id: '2', name: 'Coaches Poll', shortName: 'Coaches Poll', type: 'usa' },
 ] as const;
 
-/** `/rankings`: the AP and coaches' polls of one week, every catalog team ranked in order. */
+// A poll ranks 25 teams.
+const POLL_SIZE = 25;
+
+/** A college team's place in the simulator's AP poll (catalog order), null when unranked. */
+export function pollRank(league: League, team: CatalogTeam): number | null {
+  const i = TEAMS[league].findIndex((t) => t.id === team.id);
+  return i >= 0 && i < POLL_SIZE ? i + 1 : null;
+}
+
+/** `/rankings`: the AP and coaches' polls of one week, the catalog's first 25 teams in order. */
 export function rankings(league: League): unknown {
   const year = SEASON_YEAR[league];
   const date = `${year}-01-13T08:00Z`;
-  const teams = TEAMS[league];
+  // The catalog's first 25, in order: the teams pollRank ranks.
+  const teams = TEAMS[league].slice(0, POLL_SIZE);
   return {
     rankings: POLLS.map((poll, p) => ({
       ...poll,

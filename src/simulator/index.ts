@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { InvalidOptionsError } from '../core/errors.js';
-import { DEFAULT_LEAGUES, LEAGUES, isLeague, type League } from '../core/leagues.js';
+import { DEFAULT_LEAGUES, LEAGUES, isLeague, leagueOfSegment, type League } from '../core/leagues.js';
 import { silentLogger } from '../core/log.js';
 import { obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
@@ -20,6 +20,7 @@ import { createSimulatorServer } from './server.js';
 import type { SimulatedGame } from './simulated-game.js';
 import { generateFinishedSummary } from './synthetic-game.js';
 import { syntheticGameId } from './synthetic-ids.js';
+import { saturdayOffsets, slateLeagues } from './slate.js';
 import { ESPN_RULES, type RunningUpstream, type SimulateOptions, type UpstreamOptions } from './types.js';
 
 export type {
@@ -37,10 +38,13 @@ export type {
 export { parseFaultSpec } from './faults.js';
 export { FASTCAST_FAULTS, parseFastcastFaults } from './fastcast-faults.js';
 export type { FastcastFault, FastcastFaultName } from './fastcast-faults.js';
+export { parseSimulateSpec, type LeagueCounts } from './slate.js';
 export { generateFinishedSummary } from './synthetic-game.js';
 
 // Tip-offs five minutes apart make an evening's slate: the games are at different stages at once.
 const DEFAULT_STAGGER_MS = 5 * 60_000;
+// Synthetic ids number a game's place in its slate with three digits (synthetic-ids.ts).
+const MAX_SLATE = 1000;
 
 /**
  * Starts the simulator upstream: ESPN's paths for all 44 operations, from recordings,
@@ -75,21 +79,14 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   }
   /** A slate of synthetic games whose first tips off at `from`; returns the games added. */
   const addSlate = (simulate: SimulateOptions, from: number): SimulatedGame[] => {
-    const { games: count, seed, leagues = [...DEFAULT_LEAGUES] } = simulate;
-    if (!Number.isInteger(count) || count < 0)
-      throw new InvalidOptionsError(`simulate.games: ${count} is invalid; expected an integer >= 0`);
-    if (!leagues.length || !leagues.every(isLeague))
-      throw new InvalidOptionsError(`simulate.leagues: expected a non-empty list of ${LEAGUES.join(', ')}`);
-    const stagger = simulate.staggerMs ?? DEFAULT_STAGGER_MS;
+    const { seed } = simulate;
+    const plan = slatePlan(simulate);
     const before = games.length;
-    for (let i = 0; i < count; i++) {
-      const league = leagues[i % leagues.length] as League;
+    plan.leagues.forEach((league, i) => {
       const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i });
-      addGame(
-        createReplayGame({ league, final, startAt: from + (i * stagger) / speed, speed, synthetic: true }),
-        `simulate#${i}`,
-      );
-    }
+      const startAt = from + (plan.offsets[i] as number) / speed;
+      addGame(createReplayGame({ league, final, startAt, speed, synthetic: true }), `simulate#${i}`);
+    });
     return games.slice(before);
   };
   if (options.simulate) addSlate(options.simulate, startAt);
@@ -172,9 +169,43 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   };
 }
 
+/** Each synthetic game's league and tip-off offset (real-time ms after the first). */
+function slatePlan(simulate: SimulateOptions): { leagues: League[]; offsets: number[] } {
+  if (simulate.perLeague) {
+    for (const [league, n] of simulate.perLeague) {
+      if (!isLeague(league) || !Number.isInteger(n) || n < 0)
+        throw new InvalidOptionsError(
+          `simulate.perLeague: ${String(league)}=${n} is invalid; expected a league of ${LEAGUES.join(', ')} and an integer >= 0`,
+        );
+    }
+    const leagues = slateLeagues(simulate.perLeague);
+    if (leagues.length > MAX_SLATE)
+      throw new InvalidOptionsError(
+        `simulate.perLeague: ${leagues.length} games; expected at most ${MAX_SLATE}`,
+      );
+    return { leagues, offsets: saturdayOffsets(leagues.length, simulate.seed) };
+  }
+  const { games: count, leagues = [...DEFAULT_LEAGUES] } = simulate;
+  if (!Number.isInteger(count) || count < 0)
+    throw new InvalidOptionsError(`simulate.games: ${count} is invalid; expected an integer >= 0`);
+  if (!leagues.length || !leagues.every(isLeague))
+    throw new InvalidOptionsError(`simulate.leagues: expected a non-empty list of ${LEAGUES.join(', ')}`);
+  const stagger = simulate.staggerMs ?? DEFAULT_STAGGER_MS;
+  return {
+    leagues: Array.from({ length: count }, (_, i) => leagues[i % leagues.length] as League),
+    offsets: Array.from({ length: count }, (_, i) => i * stagger),
+  };
+}
+
+/**
+ * The league of a replayed summary: from the header's league slug (ESPN's path segment, `nba`,
+ * `mens-college-basketball`), else from the file's folder (`<league>/…`), else the men's league.
+ */
 function leagueOf(final: JsonObject, file: string): League {
   const slug = obj(obj(final.header).league).slug;
-  if (slug === 'wnba') return 'womens';
-  if (slug === 'nba') return 'mens';
-  return /(^|[/\\])womens[/\\]|wnba/i.test(file) ? 'womens' : 'mens';
+  const bySlug = typeof slug === 'string' ? leagueOfSegment(slug) : undefined;
+  if (bySlug) return bySlug;
+  const folder = /([a-z-]+)[/\\][^/\\]+$/.exec(file)?.[1];
+  if (folder !== undefined && isLeague(folder)) return folder;
+  return /wnba/i.test(file) ? 'womens' : 'mens';
 }

@@ -235,7 +235,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
       return out;
     }
     const v = view(now);
-    const status = statusObject({ ...v, regulationPeriods });
+    const status = statusObject({ ...v, league });
     const out: JsonObject = { ...final };
     // The recap is written after the final buzzer.
     delete out.article;
@@ -327,13 +327,7 @@ export function createReplayGame(options: ReplayOptions): SimulatedGame {
     summary,
     summaryText,
     scoreboardEvent: (now) =>
-      buildScoreboardEvent(
-        league,
-        final,
-        view(now),
-        (count) => linescores(revealedIndexes(count)),
-        regulationPeriods,
-      ),
+      buildScoreboardEvent(league, final, view(now), (count) => linescores(revealedIndexes(count))),
     correctPlay(now, random) {
       const pool = candidates(now);
       const i = pool[Math.floor(random() * pool.length)];

@@ -114,7 +114,7 @@ export function resolve(
   }
 
   if (suffix === 'scoreboard' && games.some((g) => g.league === league)) {
-    const text = liveScoreboardText(league, games, now, params.dates, rules, store);
+    const text = liveScoreboardText(league, games, now, params.dates, rules, store, params.groups);
     if (text !== undefined) return { status: 200, text, source: 'game' };
   }
   // ESPN answers every date: without a recording of the one asked for, the most faithful recording stands in.

@@ -1,7 +1,8 @@
-import type { League } from '../core/leagues.js';
+import { isCollege, type League } from '../core/leagues.js';
 import { easternDay, easternDayOf } from '../espn/eastern-day.js';
 import { arr, obj } from '../tables/cells.js';
 import type { JsonObject, Scoreboard, ScoreboardCompetitor, ScoreboardEvent } from './espn-shapes.js';
+import { periodFormat } from '../core/periods.js';
 import { statusObject } from './game-status.js';
 import { datedScoreboard, daysOf } from './dated-boards.js';
 import { scoreboardLeague } from './generated-common.js';
@@ -9,14 +10,32 @@ import type { FixtureStore } from './fixture-store.js';
 import type { GameView, SimulatedGame } from './simulated-game.js';
 import type { EspnRules } from './types.js';
 
+// ESPN's college boards give an unranked team this curated rank.
+const UNRANKED = 99;
+// ESPN's group id of NCAA Division I: a college board lists all of it only when asked for it.
+const DIVISION_I = '50';
+
+/**
+ * Whether a college game is on a board asked for `groups`: Division I (50) lists every game, a
+ * conference's id its games, and no `groups` only the featured ones, which ESPN picks among the
+ * ranked teams' games (the recorded default board has one game, of a ranked team).
+ */
+function inGroups(game: SimulatedGame, groups: string | undefined): boolean {
+  if (!isCollege(game.league) || groups === DIVISION_I) return true;
+  const competitors = arr(obj(arr(obj(game.final.header).competitions)[0]).competitors).map(obj);
+  if (groups === undefined) return competitors.some((c) => typeof c.rank === 'number' && c.rank <= 25);
+  return competitors.some((c) => String(obj(obj(c.team).groups).id) === groups);
+}
+
 /** One game as a scoreboard `events[]` entry, following the game's current view. */
 export function buildScoreboardEvent(
   league: League,
   final: Readonly<JsonObject>,
   view: GameView,
   linescores: (revealed: number) => { home: number[]; away: number[] },
-  regulationPeriods: number,
 ): ScoreboardEvent {
+  const regulationPeriods = periodFormat(league).regulation;
+  const college = isCollege(league);
   const header = obj(final.header);
   const competition = obj(arr(header.competitions)[0]);
   const competitors = arr(competition.competitors).map(obj);
@@ -30,7 +49,7 @@ export function buildScoreboardEvent(
     period: view.period,
     displayClock: view.displayClock,
     endOfPeriod: view.endOfPeriod,
-    regulationPeriods,
+    league,
   });
   const lines = view.state === 'pre' ? { home: [], away: [] } : linescores(view.revealed);
   const side = (c: JsonObject, score: number, ls: number[], won: boolean): ScoreboardCompetitor => {
@@ -54,7 +73,12 @@ export function buildScoreboardEvent(
         alternateColor: team.alternateColor,
         isActive: true,
         logo: team.logo ?? obj(arr(team.logos)[0]).href,
+        ...(college && obj(team.groups).id !== undefined
+          ? { conferenceId: String(obj(team.groups).id) }
+          : {}),
       },
+      // College boards rank every team, 99 standing for unranked; the summary header has `rank` only when ranked.
+      ...(college ? { curatedRank: { current: typeof c.rank === 'number' ? c.rank : UNRANKED } } : {}),
       score: view.state === 'pre' ? '0' : String(score),
       linescores: ls.map((value, i) => ({ value, displayValue: String(value), period: i + 1 })),
     };
@@ -97,7 +121,8 @@ export function buildScoreboardEvent(
           ? { id: venue.id, fullName: venue.fullName, address: venue.address, indoor: true }
           : undefined,
         competitors: competitorsOut,
-        notes: [],
+        notes: typeof header.gameNote === 'string' ? [{ type: 'event', headline: header.gameNote }] : [],
+        ...(competition.tournamentId !== undefined ? { tournamentId: competition.tournamentId } : {}),
         status,
         broadcasts: [],
         format: { regulation: { periods: regulationPeriods } },
@@ -149,6 +174,7 @@ export function liveScoreboardText(
   dates: string | undefined,
   rules: EspnRules,
   store: FixtureStore,
+  groups?: string,
 ): string | undefined {
   if (rules === 'legacy') return JSON.stringify(buildScoreboard(league, games, now));
   const days = dates === undefined ? [easternDay(now)] : daysOf(dates);
@@ -158,7 +184,7 @@ export function liveScoreboardText(
   // replayed payload carries finds it; the default board follows the simulated clock only.
   const filed = (g: SimulatedGame): boolean =>
     wanted.has(gameDay(g)) || (dates !== undefined && wanted.has(recordedDay(g) ?? ''));
-  const onBoard = games.filter((g) => g.league === league && filed(g));
+  const onBoard = games.filter((g) => g.league === league && filed(g) && inGroups(g, groups));
   if (dates !== undefined && onBoard.length === 0) return datedScoreboard(league, dates, store);
   const first = days[0] as string;
   const board: Scoreboard = {

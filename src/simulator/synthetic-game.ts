@@ -1,4 +1,6 @@
-import { LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+import { LEAGUE_SEGMENT, isCollege, type League } from '../core/leagues.js';
+import { conferenceOf, pollRank } from './generated-college-payloads.js';
+import { periodFormat } from '../core/periods.js';
 import { athleteObject, rosterFor, type SimAthlete } from './athletes.js';
 import { createRandom, hashString, randomInt } from './random.js';
 import { leagueIdentity } from './generated-common.js';
@@ -7,7 +9,6 @@ import {
   emptyLine,
   OVERTIME_SECONDS,
   PERIOD_SECONDS,
-  REGULATION_PERIODS,
   simulatePlays,
   type AthleteLine,
   type SimulatedPlays,
@@ -36,6 +37,28 @@ const TIPOFF_GAP_MS = 5 * 60_000;
 
 const isoMinute = (ms: number): string => new Date(ms).toISOString().slice(0, 16) + 'Z';
 
+/**
+ * A college team's conference in the header's `team.groups`, as ESPN's college summaries carry it
+ * (the conference's group id, Division I its parent); nothing for a pro team or an unknown one.
+ */
+function collegeGroups(league: League, team: CatalogTeam): Json {
+  const conference = isCollege(league) ? conferenceOf(team) : undefined;
+  if (!conference) return {};
+  return {
+    groups: {
+      id: conference.id,
+      parent: { id: '50', name: 'NCAA Division I', slug: 'ncaa-division-i' },
+      isConference: true,
+    },
+  };
+}
+
+/** The header competitor's `rank`, only for a ranked team: its place in the simulator's AP poll. */
+function collegeRank(league: League, team: CatalogTeam): Json {
+  const rank = isCollege(league) ? pollRank(league, team) : null;
+  return rank === null ? {} : { rank };
+}
+
 export function generateFinishedSummary(
   league: League,
   id: string,
@@ -63,7 +86,8 @@ export function generateFinishedSummary(
       order: side === 'home' ? 0 : 1,
       homeAway: side,
       winner: won,
-      team: teamObject(league, team),
+      team: { ...teamObject(league, team), ...collegeGroups(league, team) },
+      ...collegeRank(league, team),
       score: String(score),
       linescores: sim.linescores[side].map((n) => ({ displayValue: String(n) })),
       record: [{ type: 'total', summary: '20-20', displayValue: '20-20' }],
@@ -75,7 +99,7 @@ export function generateFinishedSummary(
     period: sim.periods,
     displayClock: '0.0',
     endOfPeriod: false,
-    regulationPeriods: REGULATION_PERIODS,
+    league,
   });
   const uid = `${LEAGUE_UID[league]}~e:${id}`;
   const venue = {
@@ -92,9 +116,9 @@ export function generateFinishedSummary(
     boxscore: boxscore(league, sim, [homeTeam, awayTeam]),
     format: {
       regulation: {
-        periods: REGULATION_PERIODS,
-        displayName: 'Quarter',
-        slug: 'quarter',
+        periods: periodFormat(league).regulation,
+        displayName: periodFormat(league).unit,
+        slug: periodFormat(league).unit.toLowerCase(),
         clock: PERIOD_SECONDS[league],
       },
       overtime: { displayName: 'Overtime', slug: 'overtime', clock: OVERTIME_SECONDS },

@@ -1,6 +1,7 @@
 import type { League } from '../core/leagues.js';
+import { periodFormat, periodLabel } from '../core/periods.js';
 import type { SimAthlete } from './athletes.js';
-import { formatClock, periodLabel } from './game-status.js';
+import { THREE_POINT_TYPES, TURNOVER_TYPES, TWO_POINT_TYPES, playStyle } from './play-style.js';
 import { pick, randomInt, weighted, type Random } from './random.js';
 
 /**
@@ -19,7 +20,6 @@ export const PERIOD_SECONDS: Readonly<Record<League, number>> = {
   'womens-college': 600,
 };
 export const OVERTIME_SECONDS = 300;
-export const REGULATION_PERIODS = 4;
 
 export interface SimTeam {
   readonly id: string;
@@ -57,29 +57,6 @@ export interface SimulatedPlays {
   readonly firstWallclock: number;
   readonly lastWallclock: number;
 }
-
-// [type id, type text, words in the play text, relative frequency among two-point attempts]
-const TWO_POINT_TYPES = [
-  ['110', 'Driving Layup Shot', 'driving layup', 8],
-  ['95', 'Layup Shot', 'layup', 6],
-  ['92', 'Jump Shot', 'jumper', 10],
-  ['131', 'Pullup Jump Shot', 'pullup jump shot', 7],
-  ['130', 'Floating Jump Shot', 'floating jump shot', 4],
-  ['96', 'Dunk Shot', 'dunk', 3],
-  ['93', 'Hook Shot', 'hook shot', 2],
-] as const;
-const THREE_POINT_TYPES = [
-  ['92', 'Jump Shot', 'three point jumper'],
-  ['132', 'Step Back Jump Shot', 'step back three point jumper'],
-  ['131', 'Pullup Jump Shot', 'pullup three point shot'],
-] as const;
-const TURNOVER_TYPES = [
-  ['62', 'Bad Pass\nTurnover', 'bad pass', true],
-  ['63', 'Lost Ball Turnover', 'lost ball turnover', true],
-  ['64', 'Traveling', 'traveling', false],
-  ['70', 'Shot Clock Turnover', 'shot clock turnover', false],
-  ['90', 'Out of Bounds - Bad Pass Turnover', 'out of bounds bad pass turnover', false],
-] as const;
 
 export const emptyLine = (): AthleteLine => ({
   seconds: 0,
@@ -121,6 +98,12 @@ export function simulatePlays(
   random: Random,
 ): SimulatedPlays {
   const periodSeconds = PERIOD_SECONDS[league];
+  const REGULATION_PERIODS = periodFormat(league).regulation;
+  const style = playStyle(league);
+  // Team fouls by team and count (a half, a quarter, or a period: play-style.ts), timeouts by team.
+  const teamFouls = new Map<string, number>();
+  const timeouts = new Map<string, number>();
+  let tvMarks = [...style.tvTimeouts];
   const regulationSeconds = periodSeconds * REGULATION_PERIODS;
   const lines = new Map<string, AthleteLine>();
   for (const a of [...home.roster, ...away.roster]) lines.set(a.id, emptyLine());
@@ -188,8 +171,8 @@ export function simulatePlays(
       text,
       awayScore,
       homeScore,
-      period: { number: period, displayValue: periodLabel(period) },
-      clock: { displayValue: formatClock(clock) },
+      period: { number: period, displayValue: periodLabel(league, period) },
+      clock: { displayValue: style.clock(clock) },
       scoringPlay: scoreValue > 0,
       scoreValue,
       ...(o.team ? { team: { id: o.team.id } } : {}),
@@ -219,9 +202,10 @@ export function simulatePlays(
     };
   };
 
-  const freeThrows = (shooterTeam: SimTeam, shooter: SimAthlete, n: number): boolean => {
+  /** A trip to the line; a one-and-one ends at a missed first shot. Returns whether the last missed. */
+  const freeThrows = (shooterTeam: SimTeam, shooter: SimAthlete, n: number, oneAndOne = false): boolean => {
     let lastMissed = false;
-    for (let k = 1; k <= n; k++) {
+    for (let k = 1; k <= n && !(oneAndOne && lastMissed); k++) {
       // 78% is a league-typical free-throw percentage.
       const made = random() < 0.78;
       line(shooter).fta++;
@@ -229,22 +213,16 @@ export function simulatePlays(
         line(shooter).ftm++;
         line(shooter).points++;
       }
-      const typeId =
-        n === 1 ? '97' : k === 1 ? (n === 2 ? '98' : '100') : n === 2 ? '99' : k === 2 ? '101' : '102';
-      add(
-        typeId,
-        `Free Throw - ${k} of ${n}`,
-        `${shooter.displayName} ${made ? 'makes' : 'misses'} free throw ${k} of ${n}`,
-        {
-          team: shooterTeam,
-          participants: [shooter],
-          scoreValue: made ? 1 : 0,
-          shooting: true,
-          pointsAttempted: 1,
-          short: made ? '+1 Point' : 'Missed FT',
-          deadSeconds: randomInt(random, 8, 20),
-        },
-      );
+      const [typeId, typeText] = style.freeThrowType(k, n);
+      add(typeId, typeText, `${shooter.displayName} ${made ? 'makes' : 'misses'} free throw ${k} of ${n}`, {
+        team: shooterTeam,
+        participants: [shooter],
+        scoreValue: made ? 1 : 0,
+        shooting: true,
+        pointsAttempted: 1,
+        short: made ? '+1 Point' : 'Missed FT',
+        deadSeconds: randomInt(random, 8, 20),
+      });
       lastMissed = !made;
     }
     return lastMissed;
@@ -304,11 +282,13 @@ export function simulatePlays(
    * A defender's foul. With a range of distances (feet) it is committed there on the floor; without
    * one it comes on a made basket (an and-one), a moment after the shot.
    */
-  const foul = (defense: SimTeam, shooting: boolean, distance?: readonly [number, number]): void => {
+  const foul = (defense: SimTeam, shooting: boolean, distance?: readonly [number, number]): number => {
     const fouler = pick(random, court(defense));
     line(fouler).pf++;
-    const [typeId, typeText] = shooting ? ['44', 'Shooting Foul'] : ['45', 'Personal Foul'];
-    add(typeId, typeText, `${fouler.displayName} ${shooting ? 'shooting' : 'personal'} foul`, {
+    const count = `${defense.id}/${style.foulCount(period)}`;
+    teamFouls.set(count, (teamFouls.get(count) ?? 0) + 1);
+    const [typeId, typeText, text] = style.foul(fouler.displayName, shooting);
+    add(typeId, typeText, text, {
       team: defense,
       participants: [fouler],
       short: 'Foul',
@@ -316,13 +296,25 @@ export function simulatePlays(
         ? { coordinate: shotCoordinate(randomInt(random, distance[0], distance[1])) }
         : { deadSeconds: 2 }),
     });
+    return teamFouls.get(count) ?? 0;
+  };
+
+  /** The media timeout at the first dead ball under each mark (college regulation periods). */
+  const tvTimeout = (): void => {
+    if (period > REGULATION_PERIODS || tvMarks.length === 0 || clock > (tvMarks[0] as number)) return;
+    while (tvMarks.length > 0 && clock <= (tvMarks[0] as number)) tvMarks.shift();
+    add('580', 'OfficialTVTimeOut', 'Official TV Timeout', { short: 'Timeout', deadSeconds: 150 });
   };
 
   /** One possession; returns the team that has the ball next. */
   const possession = (offense: SimTeam): SimTeam => {
     const defense = other(offense);
-    if (random() < 0.045) {
-      add('16', 'Full Timeout', `${offense.name} Full timeout`, {
+    tvTimeout();
+    const used = timeouts.get(offense.id) ?? 0;
+    if (random() < 0.045 && used < style.timeoutsBy(period)) {
+      timeouts.set(offense.id, used + 1);
+      const [typeId, typeText, text] = style.timeout(offense.name, random);
+      add(typeId, typeText, text, {
         team: offense,
         short: 'Timeout',
         deadSeconds: randomInt(random, 90, 150),
@@ -353,8 +345,10 @@ export function simulatePlays(
       return defense;
     }
     if (outcome === 'foul') {
-      foul(defense, false, [5, 30]);
-      return offense;
+      const shots = style.bonus(foul(defense, false, [5, 30]));
+      if (shots === 0) return offense;
+      const missedLast = freeThrows(offense, shooter, 2, shots === 'one_and_one');
+      return missedLast ? rebound(offense) : defense;
     }
     if (outcome === 'shootingFoul') {
       foul(defense, true, [0, 6]);
@@ -447,16 +441,16 @@ export function simulatePlays(
     while (clock > 0) offense = possession(offense);
     linescores.home.push(homeScore - startHome);
     linescores.away.push(awayScore - startAway);
-    add('412', 'End Period', `End of the ${periodLabel(period)}`, {
-      short: `End of ${period <= REGULATION_PERIODS ? periodLabel(period).split(' ')[0] : periodLabel(period)}`,
-      deadSeconds: 1,
-    });
+    const [endText, endShort] = style.endOfPeriod(period);
+    add('412', 'End Period', endText, { short: endShort, deadSeconds: 1 });
     if (period >= REGULATION_PERIODS && homeScore !== awayScore) break;
     // A break between quarters lasts about two minutes, halftime fifteen.
     wall += (period === REGULATION_PERIODS / 2 ? 15 * 60 : 130) * 1000;
     period++;
     clock = period <= REGULATION_PERIODS ? periodSeconds : OVERTIME_SECONDS;
-    // The second and third quarters start with the team that did not win the tip (alternating).
+    tvMarks = [...style.tvTimeouts];
+    // The second and third quarters (or the second half) start with the team that did not win the
+    // tip (alternating).
     if (period <= REGULATION_PERIODS)
       offense = period === 2 || period === 3 ? other(firstOffense) : firstOffense;
     for (const t of [home, away]) onCourt.set(t.id, t.roster.slice(0, 5));

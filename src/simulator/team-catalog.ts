@@ -1,4 +1,5 @@
 import { LEAGUE_INFO, LEAGUE_SEGMENT, type League } from '../core/leagues.js';
+import { COLLEGE_ROWS } from './college-teams.js';
 import type { TeamObject } from './espn-shapes.js';
 
 /** The teams the simulator knows: ESPN's team ids, abbreviations and colours (no leading #). */
@@ -89,8 +90,16 @@ const toTeam = ([, id, abbreviation, location, name, color, alternateColor]: Row
   alternateColor,
 });
 
-const teamsOf = (league: League): readonly CatalogTeam[] =>
-  ROWS.filter((row) => row[0] === league).map(toTeam);
+/** The league's teams: the recorded ones first, then (college) the main conferences' (college-teams.ts). */
+const teamsOf = (league: League): readonly CatalogTeam[] => {
+  const recorded = ROWS.filter((row) => row[0] === league).map(toTeam);
+  if (!LEAGUE_INFO[league].college) return recorded;
+  const more = COLLEGE_ROWS.filter(([id]) => !recorded.some((t) => t.id === id)).map(
+    ([id, abbreviation, location, name, color, alternateColor]) =>
+      toTeam([league, id, abbreviation, location, name, color, alternateColor]),
+  );
+  return [...recorded, ...more];
+};
 
 export const TEAMS: Readonly<Record<League, readonly CatalogTeam[]>> = {
   mens: teamsOf('mens'),

@@ -2,6 +2,7 @@ import type { League } from '../core/leagues.js';
 import type { Logger } from '../core/log.js';
 import type { FastcastOptions } from './fastcast-server.js';
 import type { FastcastFault } from './fastcast-faults.js';
+import type { LeagueCounts } from './slate.js';
 import type { FaultController, FaultSpec } from './faults.js';
 import type { UpstreamRequestLog } from './request-log.js';
 import type { SimulatedGame } from './simulated-game.js';
@@ -16,6 +17,11 @@ export interface SimulateOptions {
   leagues?: League[];
   /** Real-time gap between consecutive games' starts, before `speed` applies; default 5 minutes. */
   staggerMs?: number;
+  /**
+   * A Saturday slate instead: this many games of each league (`games`, `leagues` and `staggerMs`
+   * are then unused), interleaved, tipping off in waves on the hour and half hour (slate.ts).
+   */
+  perLeague?: LeagueCounts;
 }
 
 export interface UpstreamOptions {
