@@ -212,13 +212,15 @@ async function main(): Promise<void> {
     await page.close();
   }
 
-  // The hard states, in the compact layout (and one in the full layout) on a 1080p page.
+  // The hard states, in the compact layout (and a pro and a college one in the full layout) on a
+  // 1080p page.
   const states = scorebugStates();
   for (const { snapshot } of states)
     await daemon.bus.commit({ league: snapshot.league, gameId: snapshot.gameId }, [], { meta: { snapshot } });
   for (const [state, layout] of [
     ...states.map((s) => [s, 'compact'] as const),
     [states.find((s) => s.name === 'wnba-reset-bonus'), 'full'] as const,
+    [states.find((s) => s.name === 'college-ranked-second-half'), 'full'] as const,
   ]) {
     if (!state) throw new Error('a scorebug state is missing');
     const { league, gameId } = state.snapshot;

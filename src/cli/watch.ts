@@ -12,6 +12,8 @@ interface WatchOptions {
   league?: string[];
   game?: string[];
   team?: string[];
+  conference?: string[];
+  ranked?: boolean;
   types?: string[];
   delay?: string;
   token?: string;
@@ -35,6 +37,8 @@ export function registerWatch(program: Command): void {
     .option('--league <league>', `${LEAGUES.join(', ')} (repeatable, or comma-separated)`, list)
     .option('--game <id>', 'a game id (repeatable)', list)
     .option('--team <team>', 'a team id or abbreviation (repeatable)', list)
+    .option('--conference <id>', "college conference ids, ESPN's group ids: 2 ACC, 23 SEC (repeatable)", list)
+    .option('--ranked', 'only games with a team in the poll (college)')
     .option('--types <types>', 'event types, comma-separated (e.g. play.added,score.changed)', list)
     .option('--delay <seconds>', 'spoiler delay: hold events back this long (0-300)')
     .option(
@@ -52,6 +56,7 @@ Examples:
   $ courtside watch --league womens --game 401736158 --delay 30
   $ courtside watch --team LAL --types play.added,score.changed --url http://localhost:8080
   $ courtside watch --game 401585607 | tee game.log   # plain text when piped
+  $ courtside watch --league mens-college --conference 2 --ranked  # ranked ACC games
 Colours on a terminal only; reconnects by itself and resumes where it left off. With --game it
 exits (code 0) once those games have ended, a finished game at once after its final line.`,
     )
@@ -62,6 +67,9 @@ exits (code 0) once those games have ended, a finished game at once after its fi
 function invalid(options: WatchOptions): string | undefined {
   const bad = options.league?.find((l) => !isLeague(l));
   if (bad !== undefined) return `--league: unknown league "${bad}"; expected one of ${LEAGUES.join(', ')}`;
+  const conference = options.conference?.find((c) => !/^\d{1,6}$/.test(c));
+  if (conference !== undefined)
+    return `--conference: "${conference}" is not a conference id; expected ESPN's group id, digits (2 for the ACC)`;
   const unknownType = options.types?.find((t) => !isEventType(t));
   if (unknownType !== undefined)
     return `--types: unknown event type "${unknownType}"; expected ${EVENT_TYPES.join(', ')}`;
@@ -109,6 +117,8 @@ function follow(options: WatchOptions): Promise<void> {
     ...(options.league ? { leagues: options.league as League[] } : {}),
     ...(options.game ? { games: options.game } : {}),
     ...(options.team ? { teams: options.team } : {}),
+    ...(options.conference ? { conferences: options.conference } : {}),
+    ...(options.ranked ? { ranked: true } : {}),
     ...(options.types ? { types: options.types as EventType[] } : {}),
     ...(options.delay !== undefined ? { delay: Number(options.delay) } : {}),
   });

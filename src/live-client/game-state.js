@@ -18,6 +18,7 @@ const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const teamOf = (ref) => ({
   id: String(ref.id),
   abbreviation: ref.abbreviation ?? '',
+  ...(ref.rank !== undefined ? { rank: ref.rank } : {}),
   displayName: null,
   color: null,
   alternateColor: null,
@@ -37,7 +38,12 @@ function mergeTeams(known, refs) {
     const have = known?.[side];
     const ref = refs[side];
     return have && String(have.id) === String(ref.id)
-      ? { ...have, abbreviation: ref.abbreviation ?? have.abbreviation }
+      ? {
+          ...have,
+          abbreviation: ref.abbreviation ?? have.abbreviation,
+          // The engine puts a college team's poll rank on every event; older daemons' events have none.
+          ...(ref.rank !== undefined ? { rank: ref.rank } : {}),
+        }
       : teamOf(ref);
   };
   return { home: one('home'), away: one('away') };

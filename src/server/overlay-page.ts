@@ -4,13 +4,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidParamsError } from '../core/errors.js';
-import { isLeague, type League } from '../core/leagues.js';
+import { LEAGUES, isLeague, type League } from '../core/leagues.js';
 import type { GameSnapshot } from '../model/events.js';
 import { OFFSET_PATTERN, type Bus } from '../bus/types.js';
 import { sendError, type RouteHandler } from './http-types.js';
 import type { FirstPaint } from './overlay-first-paint.js';
 import { createMomentsSource, type MomentRules, type MomentsSource } from './overlay-moments.js';
 import { checkOverlayQuery, type OverlayPage } from './overlay-params.js';
+import { overlayPeriodsScript } from './overlay-periods.js';
 
 /**
  * The broadcast overlay pages, each a static page that feeds itself from the daemon's stream:
@@ -45,12 +46,12 @@ const ASSET_TYPES: Readonly<Record<string, string>> = {
   'ticker.css': STYLE,
   'lower-third.css': STYLE,
 };
-const GAME_PATH = /^\/overlay\/([a-z]+)\/([A-Za-z0-9-]{1,64})\/?$/;
-const LOWER_THIRD_PATH = /^\/overlay\/([a-z]+)\/([A-Za-z0-9-]{1,64})\/lower-third\/?$/;
-const MOMENTS_PATH = /^\/overlay\/([a-z]+)\/([A-Za-z0-9-]{1,64})\/moments$/;
-const TICKER_PATH = /^\/overlay\/(?:([a-z]+)\/)?ticker\/?$/;
-const USAGE =
-  'no overlay here: use /overlay/<mens|womens>/<gameId>, /overlay/<mens|womens>/<gameId>/lower-third, /overlay/<mens|womens>/ticker or /overlay/ticker';
+const GAME_PATH = /^\/overlay\/([a-z-]+)\/([A-Za-z0-9-]{1,64})\/?$/;
+const LOWER_THIRD_PATH = /^\/overlay\/([a-z-]+)\/([A-Za-z0-9-]{1,64})\/lower-third\/?$/;
+const MOMENTS_PATH = /^\/overlay\/([a-z-]+)\/([A-Za-z0-9-]{1,64})\/moments$/;
+const TICKER_PATH = /^\/overlay\/(?:([a-z-]+)\/)?ticker\/?$/;
+const LEAGUE_CHOICE = `<${LEAGUES.join('|')}>`;
+const USAGE = `no overlay here: use /overlay/${LEAGUE_CHOICE}/<gameId>, /overlay/${LEAGUE_CHOICE}/<gameId>/lower-third, /overlay/${LEAGUE_CHOICE}/ticker or /overlay/ticker`;
 
 interface Asset {
   body: Buffer;
@@ -66,7 +67,10 @@ function assetDir(): string {
 }
 
 function load(dir: string, name: string, type: string): Asset {
-  const body = readFileSync(join(dir, name));
+  return asset(readFileSync(join(dir, name)), type);
+}
+
+function asset(body: Buffer, type: string): Asset {
   return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 
@@ -98,6 +102,7 @@ export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
     'lower-third': load(dir, 'lower-third.html', 'text/html; charset=utf-8'),
   };
   const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, load(dir, name, type)]));
+  assets.set('periods.js', asset(Buffer.from(overlayPeriodsScript()), SCRIPT));
   const rules = options.moments?.rules;
   const source = options.moments
     ? createMomentsSource({ bus: options.moments.bus, rules: options.moments.rules })

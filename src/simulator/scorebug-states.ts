@@ -1,4 +1,5 @@
 import type { League } from '../core/leagues.js';
+import { finalLabel, isOvertime, periodLabel } from '../core/periods.js';
 import type { GameSnapshot, PlayRow, SnapshotTeam } from '../model/events.js';
 import { computeSituation } from '../../streams/situation.js';
 import { displayName, findTeam } from './team-catalog.js';
@@ -30,6 +31,8 @@ interface Spec {
   state?: GameSnapshot['state'];
   /** The status detail ESPN gives, when not the running clock's. */
   detail?: string;
+  /** Poll ranks of a college game's teams (null: unranked). */
+  ranks?: { home: number | null; away: number | null };
   plays: PlayRow[];
 }
 
@@ -54,6 +57,21 @@ const WAS = catalogTeam('mens', '27');
 const CONN = catalogTeam('womens', '18');
 const WSH = catalogTeam('womens', '16');
 
+// College: Duke and Kansas ranked, in blues too close to tell apart (Kansas changes to its red
+// alternate); LSU against Wake Forest in black; North Carolina Central, a long college name with
+// a four-letter abbreviation (its colours are the school's maroon and grey).
+const DUKE = catalogTeam('mens-college', '150');
+const KU = catalogTeam('mens-college', '2305');
+const LSU = catalogTeam('womens-college', '99');
+const WAKE_W = catalogTeam('womens-college', '154');
+const NCCU: Team = {
+  id: '2428',
+  abbreviation: 'NCCU',
+  displayName: 'North Carolina Central Eagles',
+  color: '880023',
+  alternateColor: 'a5a7a8',
+};
+
 /** Box-score names by athlete id: `h…` play for the home team, `a…` for the away team. */
 const ROSTER: Record<string, { name: string; jersey: string }> = {
   h1: { name: 'Lauri Markkanen', jersey: '23' },
@@ -67,6 +85,8 @@ const ROSTER: Record<string, { name: string; jersey: string }> = {
 /** Builds play rows in game order: a foul, timeout or shot of a team, charged to an athlete. */
 class Plays {
   private serial = 0;
+
+  constructor(private readonly league: League) {}
 
   play(type: string, team: Team, period: number, clock: string, athlete: string): PlayRow {
     this.serial++;
@@ -86,7 +106,7 @@ class Plays {
       type_id: '0',
       type_text: type,
       period_number: period,
-      period_display_value: null,
+      period_display_value: periodLabel(this.league, period),
       clock_display_value: clock,
       team_id: team.id,
       coordinate_x: null,
@@ -114,7 +134,11 @@ class Plays {
 }
 
 function specs(): Spec[] {
-  const p = new Plays();
+  return [...proSpecs(), ...collegeSpecs()];
+}
+
+function proSpecs(): Spec[] {
+  const p = new Plays('mens');
   const nba = { home: UTAH, away: WAS };
   return [
     {
@@ -192,7 +216,66 @@ function specs(): Spec[] {
   ];
 }
 
-const snapshotTeam = (t: Team): SnapshotTeam => ({ ...t, logo: null });
+/**
+ * College states: a ranked men's game in the 2nd half with both free-throw levels (one-and-one
+ * and double bonus), a women's game in double overtime shooting two, and an unranked team
+ * leading #1 late.
+ */
+function collegeSpecs(): Spec[] {
+  const m = new Plays('mens-college');
+  const w = new Plays('womens-college');
+  return [
+    {
+      name: 'college-ranked-second-half',
+      shows:
+        "a ranked men's college game in the 2nd half: the one-and-one on one side, the double bonus on the other, Kansas in its alternate colour",
+      league: 'mens-college',
+      gameId: '800000101',
+      teams: { home: DUKE, away: KU },
+      ranks: { home: 1, away: 11 },
+      score: { home: 64, away: 61 },
+      period: 2,
+      clock: '4:12',
+      plays: [
+        ...m.fouls(7, DUKE, 2, (i) => `h${(i % 3) + 1}`),
+        ...m.fouls(10, KU, 2, (i) => `a${(i % 3) + 1}`),
+      ],
+    },
+    {
+      name: 'womens-college-double-overtime',
+      shows: "a women's college game in 2OT, both teams shooting two",
+      league: 'womens-college',
+      gameId: '800000102',
+      teams: { home: LSU, away: WAKE_W },
+      ranks: { home: 5, away: null },
+      score: { home: 98, away: 97 },
+      period: 6,
+      clock: '1:05',
+      plays: [
+        ...w.fouls(5, LSU, 6, (i) => `h${(i % 3) + 1}`),
+        ...w.fouls(5, WAKE_W, 6, (i) => `a${(i % 3) + 1}`),
+      ],
+    },
+    {
+      name: 'college-upset-late',
+      shows: 'an unranked team (North Carolina Central) leading #1 late, a player fouled out with five',
+      league: 'mens-college',
+      gameId: '800000103',
+      teams: { home: DUKE, away: NCCU },
+      ranks: { home: 1, away: null },
+      score: { home: 68, away: 71 },
+      period: 2,
+      clock: '0:48',
+      plays: [...m.fouls(5, DUKE, 2, () => 'h1'), ...m.fouls(4, NCCU, 2, (i) => `a${(i % 2) + 1}`)],
+    },
+  ];
+}
+
+const snapshotTeam = (t: Team, rank: number | null | undefined): SnapshotTeam => ({
+  ...t,
+  logo: null,
+  ...(rank === undefined ? {} : { rank }),
+});
 
 function snapshotOf(s: Spec, updatedAt: string): GameSnapshot {
   const roster = new Map(
@@ -209,12 +292,19 @@ function snapshotOf(s: Spec, updatedAt: string): GameSnapshot {
     state: s.state ?? 'in',
     status: {
       name: final ? 'STATUS_FINAL' : 'STATUS_IN_PROGRESS',
-      detail: s.detail ?? (final ? (s.period > 4 ? 'Final/OT' : 'Final') : `${s.clock} - ${s.period}`),
+      detail:
+        s.detail ??
+        (final ? finalLabel(s.league, s.period) : `${s.clock} - ${periodLabel(s.league, s.period)}`),
       description: null,
     },
-    teams: { home: snapshotTeam(s.teams.home), away: snapshotTeam(s.teams.away) },
+    teams: {
+      home: snapshotTeam(s.teams.home, s.ranks?.home),
+      away: snapshotTeam(s.teams.away, s.ranks?.away),
+    },
     score: s.score,
     period: s.period,
+    periodLabel: periodLabel(s.league, s.period),
+    overtime: isOvertime(s.league, s.period),
     clock: s.clock,
     date: null,
     scoreboard: null,

@@ -244,6 +244,7 @@ describeRecorded(!HAVE_FIXTURES || !MENS_FINAL)(
     it('refuses bad flags with exit code 2 before connecting', async () => {
       for (const [args, message] of [
         [['--league', 'nhl'], /--league: unknown league "nhl"/],
+        [['--conference', 'ACC'], /--conference: "ACC" is not a conference id/],
         [['--types', 'play.added,goal'], /--types: unknown event type "goal"/],
         [['--delay', '900'], /--delay: expected whole seconds from 0 to 300/],
         [['--url', 'ftp://x'], /--url: expected an http\(s\) URL/],

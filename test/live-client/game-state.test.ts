@@ -57,6 +57,24 @@ describe('gameState', () => {
     expect(at({ period: 4 })).toMatchObject({ period: 4, periodLabel: 'OT' });
   });
 
+  it('keeps a college team’s poll rank from the events’ teams; events without one leave it', () => {
+    const ranked = {
+      home: { id: '150', abbreviation: 'DUKE', rank: 1 },
+      away: { id: '2305', abbreviation: 'KU', rank: null },
+    };
+    const s = new GameScript('401000003', 'mens-college', 1_700_000_000_000, ranked);
+    s.started();
+    const games = gameState();
+    let g: LiveGame | undefined;
+    for (const e of s.events) g = games.apply(e);
+    expect(g?.teams.home.rank).toBe(1);
+    expect(g?.teams.away.rank).toBeNull();
+    // An older daemon's event names no rank: the one known stays.
+    s.teams.home = { id: '150', abbreviation: 'DUKE' } as typeof s.teams.home;
+    g = games.apply(withData(s, 'period.started', { period: 2 }));
+    expect(g?.teams.home.rank).toBe(1);
+  });
+
   it('builds a game from events alone: score, period, clock, status, plays in order', () => {
     const s = new GameScript('401000001');
     s.started();

@@ -110,6 +110,31 @@ describe.skipIf(!HAVE_CHROMIUM)(
       expect(await text(ot.page, 'period')).toBe('2OT');
     });
 
+    it('college: ranks before the abbreviations, halves, the one-and-one, the double bonus, overtimes', async () => {
+      const ranked = await open(`/overlay/mens-college/800000101`);
+      expect(await text(ranked.page, 'home-rank')).toBe('#1');
+      expect(await text(ranked.page, 'home-abbr')).toBe('DUKE');
+      expect(await text(ranked.page, 'away-rank')).toBe('#11');
+      expect(await text(ranked.page, 'period')).toBe('2nd');
+      // Duke has 7 team fouls of the half (Kansas shoots one-and-one), Kansas 10 (Duke shoots two).
+      expect(await text(ranked.page, 'away-bonus')).toBe('1-and-1');
+      expect(await text(ranked.page, 'home-bonus')).toBe('Double bonus');
+      expect(await ranked.page.locator('[data-testid="home-rank"]').isVisible()).toBe(true);
+      // Duke's blue and Kansas's blue are too close to tell apart: Kansas shows its red alternate.
+      expect(await ranked.page.evaluate(() => document.getElementById('overlay')?.dataset.colors)).toBe(
+        'away-alternate',
+      );
+      const women = await open(`/overlay/womens-college/800000102`);
+      expect(await text(women.page, 'period')).toBe('2OT');
+      for (const side of ['home', 'away']) expect(await text(women.page, `${side}-bonus`)).toBe('Bonus');
+      expect(await women.page.locator('[data-testid="away-rank"]').isVisible()).toBe(false);
+      const upset = await open(`/overlay/mens-college/800000103`);
+      expect(await text(upset.page, 'away-abbr')).toBe('NCCU');
+      expect(await upset.page.locator('[data-testid="away-rank"]').isVisible()).toBe(false);
+      // Five fouls foul a college player out.
+      expect(await text(upset.page, 'foul-trouble')).toBe('Foul trouble: DUKE #23 Markkanen fouled out');
+    });
+
     it('the waiting line and the stale banner fit too', async () => {
       const waiting = await open('/overlay/mens/899999999');
       await waitFor(

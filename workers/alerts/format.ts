@@ -14,7 +14,7 @@ export function scoreLine(teams: { home: TeamRef; away: TeamRef }, score: Score)
 }
 
 /** A team's abbreviation, after its poll rank when it has one: `#11 DUKE`. */
-export function teamName(team: TeamRef): string {
+export function teamName(team: Pick<TeamRef, 'abbreviation' | 'rank'>): string {
   return team.rank != null ? `#${team.rank} ${team.abbreviation}` : team.abbreviation;
 }
 

@@ -98,8 +98,8 @@ function show(moment) {
   $('card-home').textContent = `${moment.teams.home.abbreviation} ${moment.score.home}`;
   $('card-when').textContent =
     moment.rule === 'final_score'
-      ? finalLabel(moment.period)
-      : [periodLabel(moment.period), moment.clock].filter(Boolean).join(' ');
+      ? finalLabel(league, moment.period)
+      : [periodLabel(league, moment.period), moment.clock].filter(Boolean).join(' ');
   // The rule's line ("BOS 97 - LAL 98, 2:10 4th: lead change. <the play>") less what the card
   // already shows: the score line, and the rule's own sentence when the play follows it. A
   // final's line is the score line alone.

@@ -56,9 +56,12 @@ function sideOf(teams, teamId) {
   return null;
 }
 
-/** `Halftime`, or `End 1st` for "End of the 1st Quarter": short enough for the clock cell. */
+/**
+ * `Halftime`, or `End 1st` for "End of the 1st Quarter": short enough for the clock cell. The end
+ * of men's college's 2nd half, before an overtime, is not halftime: `End 2nd`.
+ */
 function shortBreak(detail, period) {
-  return /half/i.test(detail) ? 'Halftime' : `End ${periodLabel(period)}`;
+  return /halftime|end of (the )?1st half/i.test(detail) ? 'Halftime' : `End ${periodLabel(league, period)}`;
 }
 
 /** The teams to show: the game's, with the fetched snapshot's colours when the game has none. */
@@ -106,7 +109,13 @@ function render() {
     view.stale === 'connection' ? 'Connection lost' : view.stale === 'poller' ? 'Data delayed' : '';
   if (!game) return;
   const teams = teamsOf(game);
-  for (const side of ['home', 'away']) $(`${side}-abbr`).textContent = teams[side]?.abbreviation ?? '';
+  for (const side of ['home', 'away']) {
+    $(`${side}-abbr`).textContent = teams[side]?.abbreviation ?? '';
+    // A college team's poll rank (null when unranked; the pro leagues have none).
+    const rank = teams[side]?.rank;
+    $(`${side}-rank`).hidden = rank == null;
+    $(`${side}-rank`).textContent = rank == null ? '' : `#${rank}`;
+  }
   // Envelope teams carry no colours: the stylesheet's defaults stand in until a snapshot comes.
   const colors = scorebugColors(teams.home, teams.away);
   const root = document.documentElement.style;
@@ -124,20 +133,25 @@ function render() {
     const other = side === 'home' ? away : home;
     $(side).classList.toggle('winner', final && own > other);
     $(side).classList.toggle('loser', final && own < other);
-    renderTeamSituation($(`${side}-situation`), final ? null : (game.situation?.[side] ?? null));
+    renderTeamSituation(
+      $(`${side}-situation`),
+      final ? null : (game.situation?.[side] ?? null),
+      game.situation?.rules,
+    );
   }
   $('foul-trouble').textContent = final ? '' : foulTroubleLine(game.situation, teams);
   const detail = game.status?.detail ?? '';
-  // Between periods the clock reads 0.0: "Halftime" or "End of the 1st Quarter" says more, in its place.
-  const between = !final && /half|end of/i.test(detail);
+  // Between periods the clock reads 0.0: "Halftime" or "End of the 1st Quarter" says more, in its
+  // place. Only those: a live college detail names its half ("4:12 - 2nd Half").
+  const between = !final && /^(halftime|end of)/i.test(detail);
   // A live game's detail repeats the clock ("6:27 - 1st Quarter"), a final one the clock's "Final".
   const repeats = between || /^\d+(:\d\d|\.\d)\s*-/.test(detail) || (final && /^final/i.test(detail));
   $('status').textContent = repeats ? '' : detail;
   $('home-score').textContent = String(home);
   $('away-score').textContent = String(away);
-  $('period').textContent = final || between ? '' : periodLabel(game.period);
+  $('period').textContent = final || between ? '' : periodLabel(league, game.period);
   $('clock').textContent = final
-    ? finalLabel(game.period)
+    ? finalLabel(league, game.period)
     : between
       ? shortBreak(detail, game.period)
       : (game.clock ?? '');
@@ -151,7 +165,7 @@ function render() {
       if (side) li.classList.add(side);
       const when = document.createElement('span');
       when.className = 'when';
-      when.textContent = `${periodLabel(play.period_number)} ${play.clock_display_value ?? ''}`;
+      when.textContent = `${periodLabel(league, play.period_number)} ${play.clock_display_value ?? ''}`;
       const text = document.createElement('span');
       text.textContent = play.text ?? '';
       li.append(when, text);

@@ -1,6 +1,7 @@
 // What every overlay page reads from its URL, and the page options they share: theme, scale and
 // a transparent background. The server has checked the query before serving the page
 // (src/server/overlay-params.ts), so values here are known to be well formed.
+import { FINAL_NAMES, PERIOD_NAMES } from './periods.js';
 
 export const query = new URLSearchParams(location.search);
 export const token = query.get('token');
@@ -56,16 +57,18 @@ export function streamUrl() {
   return url.toString();
 }
 
-/** `1st`..`4th`, then `OT`, `2OT`, ... (both leagues play four quarters). */
-export function periodLabel(period) {
+/**
+ * A period's short name in its league, as the engine names it: `1st`..`4th` of quarters, `1st` and
+ * `2nd` of men's college halves, then `OT`, `2OT`… The names come from the daemon (periods.js).
+ */
+export function periodLabel(league, period) {
   if (!period) return '';
-  if (period <= 4) return ['1st', '2nd', '3rd', '4th'][period - 1];
-  return period === 5 ? 'OT' : `${period - 4}OT`;
+  return PERIOD_NAMES[league]?.[period] ?? '';
 }
 
-/** `Final`, `Final/OT`, `Final/2OT`. */
-export function finalLabel(period) {
-  return period && period > 4 ? `Final/${periodLabel(period)}` : 'Final';
+/** `Final`, `Final/OT`, `Final/2OT`, counting the overtimes after the league's regulation. */
+export function finalLabel(league, period) {
+  return (period && FINAL_NAMES[league]?.[period]) || 'Final';
 }
 
 export const byTestId = (id, root = document) => root.querySelector(`[data-testid="${id}"]`);

@@ -94,16 +94,16 @@ function shownGames() {
 }
 
 function detailOf(game) {
-  if (game.state === 'post') return finalLabel(game.period);
+  if (game.state === 'post') return finalLabel(game.league, game.period);
   if (game.state === 'pre') {
     const at = game.date ? new Date(game.date) : null;
     return at && !Number.isNaN(at.getTime())
       ? at.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' })
       : game.detail;
   }
-  // Halftime and end-of-period details say more than a clock at 0.0.
-  if (/half|end/i.test(game.detail ?? '')) return game.detail;
-  return `${periodLabel(game.period)} ${game.clock ?? ''}`.trim();
+  // Halftime and end-of-period details say more than a clock at 0.0 (a live "4:12 - 2nd Half" does not).
+  if (/^(halftime|end of)/i.test(game.detail ?? '')) return game.detail;
+  return `${periodLabel(game.league, game.period)} ${game.clock ?? ''}`.trim();
 }
 
 function sorted() {
