@@ -15,6 +15,7 @@ import {
 } from './synthetic-plays.js';
 import type { FinishedSummary, JsonObject } from './espn-shapes.js';
 import { statusObject } from './game-status.js';
+import { tournamentGame } from './tournament-games.js';
 
 /**
  * Synthetic finished games: a summary payload of the recorded shape (header, box score,
@@ -59,19 +60,45 @@ function collegeRank(league: League, team: CatalogTeam): Json {
   return rank === null ? {} : { rank };
 }
 
+/**
+ * The teams of a game. A college game given its `slot` (its place among the league's games of a
+ * slate) takes the slot's pair of a seeded shuffle of the league's teams, so that a slate of up to
+ * half the league's teams plays each at most once; otherwise a random pair.
+ */
+function pairTeams(
+  league: League,
+  random: () => number,
+  seed: number,
+  slot: number | undefined,
+): [number, number] {
+  const n = TEAMS[league].length;
+  if (slot === undefined || !isCollege(league)) {
+    const h = randomInt(random, 0, n - 1);
+    return [h, (h + randomInt(random, 1, n - 1)) % n];
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  const shuffle = createRandom(hashString(`${league}/slate/${seed}`));
+  for (let i = n - 1; i > 0; i--) {
+    const j = randomInt(shuffle, 0, i);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  const k = (2 * slot) % (n - (n % 2));
+  return [order[k] as number, order[k + 1] as number];
+}
+
 export function generateFinishedSummary(
   league: League,
   id: string,
-  options: { seed?: number; index?: number } = {},
+  options: { seed?: number; index?: number; slot?: number } = {},
 ): FinishedSummary {
   const seed = options.seed ?? 0;
   const index = options.index ?? 0;
   const random = createRandom(hashString(`${league}/${id}/${seed}`));
   const teams = TEAMS[league];
-  const h = randomInt(random, 0, teams.length - 1);
-  const a = (h + randomInt(random, 1, teams.length - 1)) % teams.length;
+  const [h, a] = pairTeams(league, random, seed, options.slot);
   const homeTeam = teams[h] as CatalogTeam;
   const awayTeam = teams[a] as CatalogTeam;
+  const tournament = options.slot === undefined ? undefined : tournamentGame(league, options.slot);
   const home = { id: homeTeam.id, name: homeTeam.name, roster: rosterFor(league, homeTeam) };
   const away = { id: awayTeam.id, name: awayTeam.name, roster: rosterFor(league, awayTeam) };
   const scheduled = BASE_TIPOFF[league] + index * TIPOFF_GAP_MS;
@@ -111,7 +138,7 @@ export function generateFinishedSummary(
     grass: false,
     images: [],
   };
-  const season = { year: new Date(scheduled).getUTCFullYear(), current: false, type: 2 };
+  const season = { year: new Date(scheduled).getUTCFullYear(), current: false, type: tournament ? 3 : 2 };
   return {
     boxscore: boxscore(league, sim, [homeTeam, awayTeam]),
     format: {
@@ -144,13 +171,15 @@ export function generateFinishedSummary(
       id,
       uid,
       season,
+      ...(tournament ? { gameNote: tournament.gameNote } : {}),
       timeValid: true,
       competitions: [
         {
           id,
           uid: `${uid}~c:${id}`,
           date: isoMinute(scheduled),
-          neutralSite: false,
+          ...(tournament ? { tournamentId: tournament.tournamentId } : {}),
+          neutralSite: tournament !== undefined,
           conferenceCompetition: false,
           boxscoreAvailable: true,
           commentaryAvailable: false,
