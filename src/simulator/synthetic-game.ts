@@ -16,6 +16,7 @@ import {
 import type { FinishedSummary, JsonObject } from './espn-shapes.js';
 import { statusObject } from './game-status.js';
 import { tournamentGame } from './tournament-games.js';
+import { SYNTHETIC_ID_PREFIX } from './synthetic-ids.js';
 
 /**
  * Synthetic finished games: a summary payload of the recorded shape (header, box score,
@@ -76,14 +77,23 @@ function pairTeams(
     const h = randomInt(random, 0, n - 1);
     return [h, (h + randomInt(random, 1, n - 1)) % n];
   }
-  const order = Array.from({ length: n }, (_, i) => i);
+  // The real teams are shuffled first and the synthetic ones after them, so a small slate plays
+  // the main conferences' teams (and their ranked ones), as the televised games of a day do.
   const shuffle = createRandom(hashString(`${league}/slate/${seed}`));
-  for (let i = n - 1; i > 0; i--) {
-    const j = randomInt(shuffle, 0, i);
-    [order[i], order[j]] = [order[j] as number, order[i] as number];
-  }
+  const real = TEAMS[league].filter((t) => !t.id.startsWith(SYNTHETIC_ID_PREFIX)).length;
+  const order = [...shuffled(shuffle, 0, real), ...shuffled(shuffle, real, n)];
   const k = (2 * slot) % (n - (n % 2));
   return [order[k] as number, order[k + 1] as number];
+}
+
+/** The integers `from` … `to - 1` in a seeded random order. */
+function shuffled(random: () => number, from: number, to: number): number[] {
+  const out = Array.from({ length: to - from }, (_, i) => from + i);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(random, 0, i);
+    [out[i], out[j]] = [out[j] as number, out[i] as number];
+  }
+  return out;
 }
 
 export function generateFinishedSummary(
