@@ -1,5 +1,6 @@
 import type { League } from '../core/leagues.js';
 import { CONFERENCE_OF_TEAM, type CollegeConference } from './college-teams.js';
+import { syntheticConferenceOf } from './synthetic-college-teams.js';
 import { SEASON_YEAR } from './generated-common.js';
 import { TEAMS, teamObject, type CatalogTeam } from './team-catalog.js';
 
@@ -13,7 +14,7 @@ type Conference = CollegeConference;
 
 /** The conference of a catalog college team. */
 export function conferenceOf(team: CatalogTeam): Conference | undefined {
-  return CONFERENCE_OF_TEAM[team.id];
+  return CONFERENCE_OF_TEAM[team.id] ?? syntheticConferenceOf(team.id);
 }
 
 /** `/groups` of a college league: Division I (group 50), its conferences and their teams. */

@@ -82,8 +82,12 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     const { seed } = simulate;
     const plan = slatePlan(simulate);
     const before = games.length;
+    // Each game's place among its league's games of the slate, which picks its teams.
+    const slots = new Map<League, number>();
     plan.leagues.forEach((league, i) => {
-      const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i });
+      const slot = slots.get(league) ?? 0;
+      slots.set(league, slot + 1);
+      const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i, slot });
       const startAt = from + (plan.offsets[i] as number) / speed;
       addGame(createReplayGame({ league, final, startAt, speed, synthetic: true }), `simulate#${i}`);
     });

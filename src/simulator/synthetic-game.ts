@@ -15,6 +15,8 @@ import {
 } from './synthetic-plays.js';
 import type { FinishedSummary, JsonObject } from './espn-shapes.js';
 import { statusObject } from './game-status.js';
+import { tournamentGame } from './tournament-games.js';
+import { SYNTHETIC_ID_PREFIX } from './synthetic-ids.js';
 
 /**
  * Synthetic finished games: a summary payload of the recorded shape (header, box score,
@@ -59,19 +61,54 @@ function collegeRank(league: League, team: CatalogTeam): Json {
   return rank === null ? {} : { rank };
 }
 
+/**
+ * The teams of a game. A college game given its `slot` (its place among the league's games of a
+ * slate) takes the slot's pair of a seeded shuffle of the league's teams, so that a slate of up to
+ * half the league's teams plays each at most once; otherwise a random pair.
+ */
+function pairTeams(
+  league: League,
+  random: () => number,
+  seed: number,
+  slot: number | undefined,
+): [number, number] {
+  const n = TEAMS[league].length;
+  if (slot === undefined || !isCollege(league)) {
+    const h = randomInt(random, 0, n - 1);
+    return [h, (h + randomInt(random, 1, n - 1)) % n];
+  }
+  // The real teams are shuffled first and the synthetic ones after them, so a small slate plays
+  // the main conferences' teams (and their ranked ones), as the televised games of a day do.
+  const shuffle = createRandom(hashString(`${league}/slate/${seed}`));
+  const real = TEAMS[league].filter((t) => !t.id.startsWith(SYNTHETIC_ID_PREFIX)).length;
+  const order = [...shuffled(shuffle, 0, real), ...shuffled(shuffle, real, n)];
+  const k = (2 * slot) % (n - (n % 2));
+  return [order[k] as number, order[k + 1] as number];
+}
+
+/** The integers `from` … `to - 1` in a seeded random order. */
+function shuffled(random: () => number, from: number, to: number): number[] {
+  const out = Array.from({ length: to - from }, (_, i) => from + i);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(random, 0, i);
+    [out[i], out[j]] = [out[j] as number, out[i] as number];
+  }
+  return out;
+}
+
 export function generateFinishedSummary(
   league: League,
   id: string,
-  options: { seed?: number; index?: number } = {},
+  options: { seed?: number; index?: number; slot?: number } = {},
 ): FinishedSummary {
   const seed = options.seed ?? 0;
   const index = options.index ?? 0;
   const random = createRandom(hashString(`${league}/${id}/${seed}`));
   const teams = TEAMS[league];
-  const h = randomInt(random, 0, teams.length - 1);
-  const a = (h + randomInt(random, 1, teams.length - 1)) % teams.length;
+  const [h, a] = pairTeams(league, random, seed, options.slot);
   const homeTeam = teams[h] as CatalogTeam;
   const awayTeam = teams[a] as CatalogTeam;
+  const tournament = options.slot === undefined ? undefined : tournamentGame(league, options.slot);
   const home = { id: homeTeam.id, name: homeTeam.name, roster: rosterFor(league, homeTeam) };
   const away = { id: awayTeam.id, name: awayTeam.name, roster: rosterFor(league, awayTeam) };
   const scheduled = BASE_TIPOFF[league] + index * TIPOFF_GAP_MS;
@@ -111,7 +148,7 @@ export function generateFinishedSummary(
     grass: false,
     images: [],
   };
-  const season = { year: new Date(scheduled).getUTCFullYear(), current: false, type: 2 };
+  const season = { year: new Date(scheduled).getUTCFullYear(), current: false, type: tournament ? 3 : 2 };
   return {
     boxscore: boxscore(league, sim, [homeTeam, awayTeam]),
     format: {
@@ -144,13 +181,15 @@ export function generateFinishedSummary(
       id,
       uid,
       season,
+      ...(tournament ? { gameNote: tournament.gameNote } : {}),
       timeValid: true,
       competitions: [
         {
           id,
           uid: `${uid}~c:${id}`,
           date: isoMinute(scheduled),
-          neutralSite: false,
+          ...(tournament ? { tournamentId: tournament.tournamentId } : {}),
+          neutralSite: tournament !== undefined,
           conferenceCompetition: false,
           boxscoreAvailable: true,
           commentaryAvailable: false,

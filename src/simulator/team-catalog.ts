@@ -1,5 +1,6 @@
 import { LEAGUE_INFO, LEAGUE_SEGMENT, type League } from '../core/leagues.js';
 import { COLLEGE_ROWS } from './college-teams.js';
+import { syntheticCollegeTeams } from './synthetic-college-teams.js';
 import type { TeamObject } from './espn-shapes.js';
 
 /** The teams the simulator knows: ESPN's team ids, abbreviations and colours (no leading #). */
@@ -90,15 +91,37 @@ const toTeam = ([, id, abbreviation, location, name, color, alternateColor]: Row
   alternateColor,
 });
 
-/** The league's teams: the recorded ones first, then (college) the main conferences' (college-teams.ts). */
+// A college league has about 360 Division I teams: enough that a slate of 180 games a league
+// (a busy Saturday) plays each team once.
+const COLLEGE_TEAM_COUNT = 360;
+
+// Men's nicknames that read wrong for the same school's women's team, by ESPN team id.
+const WOMENS_NICKNAMES: Readonly<Record<string, string>> = { '197': 'Cowgirls' };
+
+/**
+ * The league's teams: the recorded ones first, then (college) the main conferences'
+ * (college-teams.ts), then synthetic ones (synthetic-college-teams.ts) up to a full Division I.
+ */
 const teamsOf = (league: League): readonly CatalogTeam[] => {
   const recorded = ROWS.filter((row) => row[0] === league).map(toTeam);
   if (!LEAGUE_INFO[league].college) return recorded;
   const more = COLLEGE_ROWS.filter(([id]) => !recorded.some((t) => t.id === id)).map(
     ([id, abbreviation, location, name, color, alternateColor]) =>
-      toTeam([league, id, abbreviation, location, name, color, alternateColor]),
+      toTeam([
+        league,
+        id,
+        abbreviation,
+        location,
+        (league === 'womens-college' ? WOMENS_NICKNAMES[id] : undefined) ?? name,
+        color,
+        alternateColor,
+      ]),
   );
-  return [...recorded, ...more];
+  const real = [...recorded, ...more];
+  const synthetic = syntheticCollegeTeams(COLLEGE_TEAM_COUNT - real.length).map(
+    ({ conference: _conference, ...team }) => team,
+  );
+  return [...real, ...synthetic];
 };
 
 export const TEAMS: Readonly<Record<League, readonly CatalogTeam[]>> = {
