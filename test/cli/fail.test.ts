@@ -223,7 +223,7 @@ describe('a mistake in the call', () => {
       [['watch', '--bogus'], `courtside watch: unknown option '--bogus' (see courtside watch --help)`],
       [
         ['record'],
-        `courtside record: required option '--out <dir>' not specified (see courtside record --help)`,
+        `courtside record: required option '--out <path>' not specified (see courtside record --help)`,
       ],
       [
         ['demo', '--games'],
