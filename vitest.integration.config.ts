@@ -102,6 +102,8 @@ export const INTEGRATION_PROJECT = {
   test: {
     name: 'integration',
     include: [...INTEGRATION_FILES],
+    // The built package too: these tests run the CLI, the examples and the installed tarball.
+    globalSetup: ['test/support/global-redis.ts', 'test/support/global-build.ts'],
     exclude: [...LONG_FILES, 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
