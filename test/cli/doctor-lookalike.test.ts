@@ -17,7 +17,9 @@ import { runCli } from './harness.js';
 // Slow enough that the game stays live through every run (about a play a second), fast enough
 // that a few seconds of frames hold several publications.
 const SPEED = 20;
-const WATCH_SECONDS = '4';
+// A recorded game at 20× still has stretches of 7-8 s with no play (a timeout, free throws being
+// set up): the watch is longer than those, so a case that needs live patches always sees some.
+const WATCH_SECONDS = '12';
 const every = (from: number, step: number): number[] =>
   Array.from({ length: 300 }, (_, i) => from + i * step);
 
