@@ -140,7 +140,7 @@ describeRecorded(!HAVE_FIXTURES || !file)(
           '--game',
           copies.ids[game]!,
           '--seconds',
-          '2',
+          WATCH_SECONDS,
         ]);
       const [healthy, wrapped] = [run('healthy'), run('wrapped')];
       expect((await healthy.exited).code, healthy.stdout() + healthy.stderr()).toBe(0);
