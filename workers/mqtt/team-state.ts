@@ -40,7 +40,8 @@ export interface TeamState {
 
 /**
  * The event entity's types: a score by the team or its opponent, tip-off, the final, and the alert
- * rules (the upset watch as `upset`; the final score alert is the `final` the game's end gives).
+ * rules (both upset rules, the win-probability watch and the ranked-team upset, as `upset`; the
+ * final score alert is the `final` the game's end gives).
  */
 export const ENTITY_EVENT_TYPES = [
   'scored',
@@ -57,6 +58,7 @@ export type EntityEventType = (typeof ENTITY_EVENT_TYPES)[number];
 
 const ALERT_EVENT: Partial<Record<RuleName, EntityEventType>> = {
   upset_watch: 'upset',
+  upset: 'upset',
   lead_change: 'lead_change',
   close_game: 'close_game',
   run: 'run',

@@ -22,7 +22,7 @@ import { isRead, JSON_TYPE, sendBody } from './respond.js';
 
 /**
  * `GET /v1/ops/<operation>?<params>&format=json|rows|csv|arrow|raw&table=<name>`: every one of
- * the 44 operations on demand. Parameters are validated against the registry before anything
+ * the 70 operations on demand. Parameters are validated against the registry before anything
  * is sent upstream; the upstream body is fetched once (raw) and shaped here per format.
  */
 export const OPS_PREFIX = '/v1/ops/';

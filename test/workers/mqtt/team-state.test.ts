@@ -3,7 +3,7 @@ import { evaluateAll } from '../../support/alert-rules.js';
 import { GameScript } from '../../support/events.js';
 import { evaluate } from '../../../workers/alerts/rules.js';
 import { parseAlertsConfig } from '../../../workers/rules-file.js';
-import type { GameRuleState } from '../../../workers/alerts/types.js';
+import type { Alert, GameRuleState } from '../../../workers/alerts/types.js';
 import { entityEvents, nextView, teamState, type GameView } from '../../../workers/mqtt/team-state.js';
 
 const rules = parseAlertsConfig({}, {}).rules;
@@ -68,6 +68,40 @@ describe('the event entity of a game', () => {
     ]);
     // A correction: the score goes down, nothing to announce.
     expect(entityEvents(scored.score, start, g.events.at(-1)!, [])).toEqual([]);
+  });
+
+  it('announces both upset rules as upset, and a rule it has no type for not at all', () => {
+    const g = new GameScript();
+    g.started();
+    const view = views(g)[0]!;
+    const alert = (rule: Alert['rule']): Alert => ({
+      id: `${rule}:mens-college:1:late`,
+      rule,
+      league: 'mens-college',
+      gameId: '1',
+      moment: 'late',
+      text: `${rule} text`,
+      at: g.events[0]!.at,
+      eventId: g.events[0]!.id,
+      seq: 1,
+      teams: { home: { id: '1', abbreviation: 'H' }, away: { id: '2', abbreviation: 'A' } },
+      score: { home: 0, away: 0 },
+      period: 2,
+      clock: '1:00',
+      details: {},
+    });
+    const moments = entityEvents(undefined, view, g.events[0]!, [alert('upset'), alert('upset_watch')]);
+    const upsets = moments.filter((m) => m.type === 'upset');
+    expect(upsets.map((m) => [m.side, m.text])).toEqual([
+      ['home', 'upset text'],
+      ['away', 'upset text'],
+      ['home', 'upset_watch text'],
+      ['away', 'upset_watch text'],
+    ]);
+    expect(entityEvents(undefined, view, g.events[0]!, [alert('final_score')]).map((m) => m.type)).toEqual([
+      'game_started',
+      'game_started',
+    ]);
   });
 
   it('gives the same ids on every evaluation, distinct across sides and types', () => {
