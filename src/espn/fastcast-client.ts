@@ -19,6 +19,7 @@ import { createTokenForms } from './fastcast-token-form.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
 import { fastcastSocketTls, fastcastTrust } from './fastcast-tls.js';
 import { fetchCheckpoint } from './fastcast-checkpoint-fetch.js';
+import { createPacer } from './fastcast-pacer.js';
 import type { DocumentRequest, FetchedDocument } from './http.js';
 
 /**
@@ -78,6 +79,8 @@ export interface FastcastClientOptions {
   readonly logger: Logger;
   readonly now?: () => number;
   readonly random?: () => number;
+  /** Subscriptions (`S`, each bringing a checkpoint download) at most this often; default 10/s, 10 at once. */
+  readonly subscribePacing?: { readonly ratePerSecond: number; readonly burst: number };
 }
 
 export type TopicLoss = ResyncReason | 'topic_404' | 'no_topic' | 'socket_closed' | 'resync_storm';
@@ -93,6 +96,12 @@ export interface ResyncLimit {
 // patches that never apply) would download a whole checkpoint and poll the summary each time,
 // costing more than polling alone: after 10 in 2 minutes its game is polled for 10 minutes.
 export const DEFAULT_RESYNC_LIMIT: ResyncLimit = { count: 10, windowMs: 120_000, pauseMs: 600_000 };
+
+// Each `S` brings a checkpoint: a whole summary downloaded and parsed, a few milliseconds of the
+// event loop and a request on the live lane. 10 a second puts a slate of 165 games going live
+// together (or a reconnect subscribing them all again) under 17 s, while a game's subscription
+// waits at most that long, its game polled meanwhile; 10 at once keeps a small slate immediate.
+export const DEFAULT_SUBSCRIBE_PACING = { ratePerSecond: 10, burst: 10 } as const;
 
 export interface FastcastListener {
   /**
@@ -203,11 +212,22 @@ export function createFastcastClient(
     ...random,
   });
 
+  const subscribePacer = createPacer({
+    ...(options.subscribePacing ?? DEFAULT_SUBSCRIBE_PACING),
+    now,
+    later,
+  });
+
+  /** Subscribes `name` when the pacer has room; whatever changed meanwhile is checked then. */
   const sendSubscribe = (name: string): void => {
     if (paused.has(name) || sid === null) return;
-    topics.get(name)?.reset('subscribing');
-    send({ op: 'S', sid, tc: name });
-    noTopics.subscribed(name, sid);
+    subscribePacer.run(name, () => {
+      const topic = topics.get(name);
+      if (!topic || paused.has(name) || sid === null) return;
+      topic.reset('subscribing');
+      send({ op: 'S', sid, tc: name });
+      noTopics.subscribed(name, sid);
+    });
   };
 
   /** No `H` came for `name`: its game is polled, and it is asked for again after a backoff. */
@@ -297,6 +317,8 @@ export function createFastcastClient(
     old?.removeAllListeners();
     old?.on('error', () => undefined);
     old?.terminate();
+    // Subscriptions queued for the old socket: the next one's `C` queues them all again.
+    subscribePacer.clear();
     for (const [name, topic] of topics) {
       if (paused.has(name)) continue;
       const had = topic.phase !== 'subscribing' || topic.doc !== undefined;
@@ -466,6 +488,7 @@ export function createFastcastClient(
       lastResync.delete(name);
       recentResyncs.delete(name);
       paused.delete(name);
+      subscribePacer.forget(name);
       noTopics.forget(name);
       send({ op: 'U', sid, tc: name });
     },

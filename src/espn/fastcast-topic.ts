@@ -10,8 +10,9 @@ import { unreadPartLabel } from './summary-parts.js';
  * in part. An operation failing on a part courtside does not read is skipped (fastcast-patch.ts).
  *
  * Patch frames that arrive together (one read of the socket, typically) are applied as one batch
- * to one copy of the document, and the listener hears of the batch once: the copy costs a few
- * milliseconds for a summary-sized document, and a burst of frames must not cost it per frame.
+ * to one new version of the document (sharing what the batch does not touch), and the listener
+ * hears of the batch once: each batch wakes the engine, and a burst of frames must not wake it per
+ * frame.
  */
 
 export type ResyncReason = 'mid_gap' | 'bad_patch' | 'bad_payload' | 'checkpoint_failed' | 'bad_document';

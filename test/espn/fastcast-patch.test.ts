@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import fjp from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import type { PatchOperation } from '../../src/espn/fastcast-frames.js';
@@ -74,6 +75,96 @@ describe('applyBatch', () => {
     if (result.ok) return;
     expect(result.error).toContain(bad.path === '' ? bad.op : bad.path);
     expect(JSON.stringify(before)).toBe(frozen);
+  });
+
+  it('shares what a batch does not touch with the document before it, and copies the paths it does', () => {
+    const before: any = {
+      header: { competitions: [{ status: { displayClock: '5:00' }, competitors: [{ score: '10' }] }] },
+      plays: [{ id: 'a' }, { id: 'b' }],
+      boxscore: { teams: [{ stats: [1] }] },
+      odds: [{ spread: 1 }],
+    };
+    const frozen = JSON.stringify(before);
+    const result = applyBatch(before, [
+      { op: 'add', path: '/plays/-', value: { id: 'c' } },
+      { op: 'replace', path: '/header/competitions/0/status/displayClock', value: '4:59' },
+      { op: 'replace', path: '/plays/2/id', value: 'c2' },
+    ]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const after: any = result.doc;
+    expect(JSON.stringify(before)).toBe(frozen);
+    expect(after).not.toBe(before);
+    expect(after.plays).not.toBe(before.plays);
+    expect(after.plays[0]).toBe(before.plays[0]);
+    expect(after.plays[2]).toEqual({ id: 'c2' });
+    expect(after.header.competitions[0].status).not.toBe(before.header.competitions[0].status);
+    expect(after.header.competitions[0].competitors).toBe(before.header.competitions[0].competitors);
+    expect(after.boxscore).toBe(before.boxscore);
+    expect(after.odds).toBe(before.odds);
+  });
+
+  it("never changes an operation's value, nor a document it handed out, in a later batch", () => {
+    const value = { id: 'b', text: 'x' };
+    const first = applyBatch(doc(), [{ op: 'add', path: '/plays/-', value }]);
+    if (!first.ok) throw new Error(first.error);
+    const handedOut = JSON.stringify(first.doc);
+    const second = applyBatch(first.doc, [
+      { op: 'replace', path: '/plays/1/text', value: 'y' },
+      { op: 'move', from: '/plays/0', path: '/odds/-' },
+      { op: 'remove', path: '/odds/1/id' },
+    ]);
+    expect(second.ok).toBe(true);
+    expect(value).toEqual({ id: 'b', text: 'x' });
+    expect(JSON.stringify(first.doc)).toBe(handedOut);
+    expect((second as any).doc.plays).toEqual([{ id: 'b', text: 'y' }]);
+    expect((second as any).doc.odds).toEqual([{ spread: 1 }, {}]);
+  });
+
+  it('gives what the same operations give on a deep copy, for any batch, leaving the input as it was', () => {
+    // The reference: the lenient apply on a whole copy of the document.
+    const onCopy = (d: unknown, ops: PatchOperation[]): unknown => {
+      let next: unknown = structuredClone(d);
+      for (const op of ops) {
+        try {
+          next = fjp.applyOperation(next, structuredClone(op) as fjp.Operation, true, true, true).newDocument;
+        } catch {
+          const reads = (p: string): boolean => p === '' || SUMMARY_READ_PARTS.has(p.split('/')[1] ?? '');
+          if (reads(op.path) || (op.op === 'move' && reads(op.from ?? ''))) return 'fails';
+        }
+      }
+      return next;
+    };
+    const path = fc
+      .tuple(
+        fc.constantFrom('plays', 'odds', 'header'),
+        fc.array(fc.constantFrom('0', '1', '2', '-', 'id', 'x'), { maxLength: 2 }),
+      )
+      .map(([part, rest]) => ['', part, ...rest].join('/'));
+    const op: fc.Arbitrary<PatchOperation> = fc.oneof(
+      fc.record({ op: fc.constant('add'), path, value: fc.jsonValue() }),
+      fc.record({ op: fc.constant('replace'), path, value: fc.jsonValue() }),
+      fc.record({ op: fc.constant('remove'), path }),
+      fc.record({ op: fc.constant('move'), from: path, path }),
+      fc.record({ op: fc.constant('copy'), from: path, path }),
+      fc.record({ op: fc.constant('test'), path, value: fc.jsonValue() }),
+    ) as fc.Arbitrary<PatchOperation>;
+    const start = (): any => ({
+      header: { id: '1', x: { id: 2 } },
+      plays: [{ id: 'a', x: [1] }, { id: 'b' }],
+      odds: [{ id: 'o', x: { y: 1 } }],
+    });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 6 }), (ops) => {
+        const before = start();
+        const expected = onCopy(before, ops);
+        const result = applyBatch(before, ops);
+        expect(before).toEqual(start());
+        if (expected === 'fails') expect(result.ok).toBe(false);
+        else expect(result).toMatchObject({ ok: true, doc: expected });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   itRecorded(!HAVE_FIXTURES)(

@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/client.js';
+import { silentLogger } from '../../src/core/log.js';
+import { createFastcastClient } from '../../src/espn/fastcast-client.js';
+import { gameTopic } from '../../src/espn/fastcast-frames.js';
+import { startUpstream } from '../../src/simulator/index.js';
+import { waitFor } from '../support/wait-for.js';
+
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((x) => x.close()));
+});
+
+describe('FastCast subscription pacing, against the simulator', () => {
+  it('downloads the checkpoints of a slate subscribed at once no faster than the pacing allows', async () => {
+    const clock = { ms: Date.UTC(2025, 0, 15, 0, 10), now: (): number => clock.ms };
+    const GAMES = 24;
+    const up = await startUpstream({
+      clock,
+      simulate: { games: GAMES, seed: 5 },
+      fastcast: { hbiSeconds: 0.4 },
+    });
+    open.push(up);
+    // Every game of the slate under way.
+    clock.ms += 6 * 3_600_000;
+    const http = createClient({ upstream: up.url, timeoutMs: 5000, retries: 1, retryBaseMs: 10 });
+    open.push(http);
+    const fetchedAt: number[] = [];
+    const delivered = new Set<string>();
+    const pacing = { ratePerSecond: 20, burst: 4 };
+    const client = createFastcastClient(
+      {
+        discoveryUrl: up.fastcastUrl as string,
+        userAgent: BROWSER,
+        origin: 'https://www.espn.com',
+        timeoutMs: 5000,
+        backoffBaseMs: 50,
+        backoffMaxMs: 200,
+        retryTopicMs: 100,
+        resyncMinMs: 50,
+        subscribeTimeoutMs: 30_000,
+        subscribePacing: pacing,
+        fetchDocument: (request) => {
+          fetchedAt.push(Date.now());
+          return http.fetchDocument(request);
+        },
+        logger: silentLogger,
+      },
+      { document: (tc) => void delivered.add(tc), lost: () => undefined },
+    );
+    open.unshift(client);
+    const topics = up.games.map((g) => gameTopic(g.league, g.id));
+    const start = Date.now();
+    for (const t of topics) client.subscribe(t);
+    await waitFor(() => delivered.size === GAMES, 20_000, 'every topic delivered');
+    expect(fetchedAt.length).toBeGreaterThanOrEqual(GAMES);
+    // A checkpoint follows its subscription, which the bucket lets through at `burst`, then
+    // `ratePerSecond`: by any moment, no more than that many, however the machine is loaded.
+    for (const at of fetchedAt) {
+      const allowed = pacing.burst + ((at - start) * pacing.ratePerSecond) / 1000;
+      expect(fetchedAt.filter((t) => t <= at).length).toBeLessThanOrEqual(Math.floor(allowed) + 1);
+    }
+    // The last subscription waited its turn: (24 - 4) / 20 s after the first.
+    expect(Math.max(...fetchedAt) - start).toBeGreaterThanOrEqual(
+      ((GAMES - pacing.burst) / pacing.ratePerSecond) * 1000 - 60,
+    );
+  });
+});
