@@ -5,6 +5,7 @@ import type { Logger } from '../src/core/log.js';
 import type { CustodyTimings } from './custody.js';
 import { custodyTimings, type ResolvedPush } from './engine-config.js';
 import type { EngineIntervals, EngineOptions } from './engine-types.js';
+import { createPollBudget, type PollBudget } from './poll-budget.js';
 import { createPollerBook, type PollerBook } from './poller-status.js';
 
 /** What the engine's pollers share: its options resolved, its clock, and its lifecycle. */
@@ -20,6 +21,8 @@ export interface EngineContext {
   readonly timings: CustodyTimings;
   readonly finishedGameTtlMs: number;
   readonly book: PollerBook;
+  /** The live lane's budget of summary requests, shared by every game. */
+  readonly budget: PollBudget;
   /** FastCast for live games, with the reconciliation interval resolved; null: polling only. */
   readonly push: ResolvedPush | null;
   /** Aborted by `close()`: every upstream call in flight stops. */
@@ -51,6 +54,8 @@ export interface EngineContextOptions {
   push?: EngineContext['push'];
   /** Jitter source in [0, 1). */
   random: () => number;
+  /** Summary requests a second (resolved). */
+  liveBudget: number;
 }
 
 export function createEngineContext(options: EngineContextOptions): EngineRuntime {
@@ -72,6 +77,7 @@ export function createEngineContext(options: EngineContextOptions): EngineRuntim
     finishedGameTtlMs: options.finishedGameTtlMs,
     push: options.push ?? null,
     book: createPollerBook({ logger, now, random: options.random, backoffMaxMs: intervals.backoffMaxMs }),
+    budget: createPollBudget({ ratePerSecond: options.liveBudget, tickMs: intervals.summaryMs, now }),
     signal: abort.signal,
     now,
     isClosed: () => closed,

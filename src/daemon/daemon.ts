@@ -122,6 +122,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     bus,
     instanceId,
     intervals: { summaryMs: config.summaryIntervalMs },
+    liveBudget: config.liveBudget,
     finishedGameTtlMs: config.finishedGameTtlS * 1_000,
     previousDayUntil: config.previousDayUntil,
     ...(options.push ? { push: enginePush(options.push, client, logger) } : {}),

@@ -1,3 +1,4 @@
+import { DEFAULT_LIVE_BUDGET } from '../../streams/poll-budget.js';
 import { VirtualTimeScheduler } from 'rxjs';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { UpstreamHttpError, UpstreamPayloadError } from '../../src/core/errors.js';
@@ -373,6 +374,7 @@ export function engineContext(
     instanceId: 'test',
     finishedGameTtlMs: DEFAULT_FINISHED_GAME_TTL_MS,
     random: () => 0.5,
+    liveBudget: DEFAULT_LIVE_BUDGET,
     ...overrides,
   });
 }
