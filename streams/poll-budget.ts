@@ -42,11 +42,12 @@ export interface PollBudget {
   /** The game's effective interval, ms (its wanted one while the budget does not bind). */
   effectiveMs(id: string): number;
   /**
-   * Whether the game's summary may be requested now: its effective interval passed since its last
-   * request (within half a tick, as the ticks themselves drift) and the budget has a token. A yes
-   * counts the request.
+   * Whether the game's summary may be requested now: null when its effective interval has not
+   * passed since its last request (within half a tick, as the ticks themselves drift), or the
+   * budget is more than a tick in debt; else how long to wait before sending it (0: at once), the
+   * request being counted.
    */
-  tryRequest(id: string): boolean;
+  tryRequest(id: string): { waitMs: number } | null;
 }
 
 interface Demand {
@@ -63,9 +64,11 @@ export function createPollBudget(options: PollBudgetOptions): PollBudget {
       `ratePerSecond must be a positive number of requests a second, got ${ratePerSecond}`,
     );
   }
-  // A second's worth at most at once: the shares already keep the average under the budget, the
-  // bucket only stops ticks that happen to line up from bursting past it.
-  const bucket = new TokenBucket({ rate: ratePerSecond, burst: Math.max(1, ratePerSecond) }, now());
+  // The shares keep the average under the budget; the bucket paces the requests of ticks that
+  // happen to line up (pollers started by one scoreboard round), so that no second sees more than
+  // the budget and one. A request it cannot pay for at once waits its turn on credit (at most a
+  // tick): refused instead, the same game could lose the token to the same neighbours tick after tick.
+  const bucket = new TokenBucket({ rate: ratePerSecond, burst: 1 }, now());
   const games = new Map<string, Demand>();
   let dirty = false;
   liveBudgetRate.set(ratePerSecond);
@@ -116,12 +119,13 @@ export function createPollBudget(options: PollBudgetOptions): PollBudget {
     tryRequest(id) {
       if (dirty) share();
       const d = games.get(id);
-      if (d === undefined) return false;
+      if (d === undefined) return null;
       const t = now();
-      if (d.lastAt !== null && t - d.lastAt < d.effectiveMs - tickMs / 2) return false;
-      if (!bucket.take(t).ok) return false;
-      d.lastAt = t;
-      return true;
+      if (d.lastAt !== null && t - d.lastAt < d.effectiveMs - tickMs / 2) return null;
+      const take = bucket.take(t, 1, tickMs);
+      if (!take.ok) return null;
+      d.lastAt = t + take.waitMs;
+      return { waitMs: take.waitMs };
     },
   };
 }

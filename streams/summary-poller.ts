@@ -2,6 +2,7 @@ import {
   catchError,
   defer,
   exhaustMap,
+  firstValueFrom,
   map,
   merge,
   takeWhile,
@@ -116,7 +117,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
    * Whether the live budget lets this game's summary be requested now (poll-budget.ts). A game fed
    * by healthy push wants only its reconciliation polls, and is counted for those.
    */
-  function mayRequest(t: GameTracker): boolean {
+  async function mayRequest(t: GameTracker): Promise<boolean> {
     const id = budgetId(t);
     const pushed = t.push !== null && t.push.health.name === 'push';
     ctx.budget.want(
@@ -126,9 +127,12 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     );
     const effective = ctx.budget.effectiveMs(id);
     t.status.effectiveIntervalMs = effective;
-    if (!ctx.budget.tryRequest(id)) return false;
+    const grant = ctx.budget.tryRequest(id);
+    if (grant === null) return false;
     pollIntervalEffective.observe({ league: t.key.league }, effective / 1000);
-    return true;
+    // Paced behind the requests of other games that came due at the same moment.
+    if (grant.waitMs > 0) await firstValueFrom(timer(grant.waitMs, ctx.scheduler));
+    return !ctx.isClosed();
   }
 
   /** Not polling this time; the copy of the state (if any) is kept while it may still be needed. */
@@ -252,7 +256,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
       reconcileOverdue(push.health, now(), push.lastPollAt, ctx.push?.reconcileMs ?? 0, intervals.summaryMs);
     // A pushed document waiting is diffed without a request when the budget has no room for the
     // reconciliation: it is tried again at a later tick.
-    if (push?.pending && (!overdue || !mayRequest(t))) {
+    if (push?.pending && (!overdue || !(await mayRequest(t)))) {
       // A document push delivered: the same diff as a polled summary, without a request.
       push.pending = false;
       raw = push.doc;
@@ -266,7 +270,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
           return 'continue';
         }
       }
-      if (!(overdue && push?.pending) && !mayRequest(t)) {
+      if (!(overdue && push?.pending) && !(await mayRequest(t))) {
         // The budget stretches this game's interval: the lease is renewed, the summary waits for a
         // later tick (the next one loses nothing: plays are diffed from the whole summary).
         pollSucceeded(t);
