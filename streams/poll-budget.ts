@@ -64,11 +64,13 @@ export function createPollBudget(options: PollBudgetOptions): PollBudget {
       `ratePerSecond must be a positive number of requests a second, got ${ratePerSecond}`,
     );
   }
-  // The shares keep the average under the budget; the bucket paces the requests of ticks that
-  // happen to line up (pollers started by one scoreboard round), so that no second sees more than
-  // the budget and one. A request it cannot pay for at once waits its turn on credit (at most a
-  // tick): refused instead, the same game could lose the token to the same neighbours tick after tick.
-  const bucket = new TokenBucket({ rate: ratePerSecond, burst: 1 }, now());
+  // The shares keep the average under the budget; the bucket paces the requests of ticks that line
+  // up (pollers started by one scoreboard round). It holds half a second's worth: 15 at the default,
+  // so a pro night's games (15 at most, all ticking together) go out at once, as without a budget,
+  // and no second sees more than 1.5 times the budget (45 by default, under ESPN's ~55). A request
+  // it cannot pay for at once waits its turn on credit (at most a tick): refused instead, the same
+  // game could lose the token to the same neighbours tick after tick.
+  const bucket = new TokenBucket({ rate: ratePerSecond, burst: Math.max(1, ratePerSecond / 2) }, now());
   const games = new Map<string, Demand>();
   let dirty = false;
   liveBudgetRate.set(ratePerSecond);

@@ -75,8 +75,8 @@ describe('daemon: live budget', () => {
       while (times[i]! - times[j]! >= 1000) j++;
       most = Math.max(most, i - j + 1);
     }
-    // The budget and the one token its bucket holds.
-    expect(most).toBeLessThanOrEqual(BUDGET + 1);
+    // The budget and the half second's worth its bucket holds.
+    expect(most).toBeLessThanOrEqual(BUDGET * 1.5);
     const after = await live(d);
     const moved = [...before].filter(([id, seq]) => (after.get(id) ?? 0) > seq);
     // Every game still in progress advanced (one may have ended meanwhile and left the list).
