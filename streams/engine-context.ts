@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { SchedulerLike } from 'rxjs';
 import type { Bus } from '../src/bus/types.js';
+import type { League } from '../src/core/leagues.js';
 import type { Logger } from '../src/core/log.js';
 import type { CustodyTimings } from './custody.js';
 import { custodyTimings, type ResolvedPush } from './engine-config.js';
@@ -23,6 +24,8 @@ export interface EngineContext {
   readonly book: PollerBook;
   /** The live lane's budget of summary requests, shared by every game. */
   readonly budget: PollBudget;
+  /** Someone watches the game (EngineOptions.watched); always false without it. */
+  watched(league: League, gameId: string): boolean;
   /** FastCast for live games, with the reconciliation interval resolved; null: polling only. */
   readonly push: ResolvedPush | null;
   /** Aborted by `close()`: every upstream call in flight stops. */
@@ -56,6 +59,7 @@ export interface EngineContextOptions {
   random: () => number;
   /** Summary requests a second (resolved). */
   liveBudget: number;
+  watched?: EngineOptions['watched'];
 }
 
 export function createEngineContext(options: EngineContextOptions): EngineRuntime {
@@ -78,6 +82,7 @@ export function createEngineContext(options: EngineContextOptions): EngineRuntim
     push: options.push ?? null,
     book: createPollerBook({ logger, now, random: options.random, backoffMaxMs: intervals.backoffMaxMs }),
     budget: createPollBudget({ ratePerSecond: options.liveBudget, tickMs: intervals.summaryMs, now }),
+    watched: options.watched ?? (() => false),
     signal: abort.signal,
     now,
     isClosed: () => closed,

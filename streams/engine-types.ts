@@ -57,6 +57,8 @@ export interface EngineOptions {
    * closing minutes and overtimes last.
    */
   liveBudget?: number;
+  /** Someone watches this game here (a stream subscribed to it by id): the live budget serves it first. */
+  watched?: (league: League, gameId: string) => boolean;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;
   /**

@@ -65,6 +65,7 @@ export function createEngine(options: EngineOptions): Engine {
     push: resolvePush(options),
     random: options.random ?? Math.random,
     liveBudget: resolveLiveBudget(options),
+    ...(options.watched ? { watched: options.watched } : {}),
   });
   const games = createLiveGames(ctx, leagues, (event) => subject.next(event));
 

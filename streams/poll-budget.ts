@@ -12,8 +12,8 @@ import { clockSeconds } from './summary-header.js';
 export const DEFAULT_LIVE_BUDGET = 30;
 
 /**
- * A game in its closing minutes or in overtime weighs this many normal games in the share: its
- * plays are the ones viewers wait for, so it stretches last.
+ * A game in its closing minutes or in overtime, or one someone watches, weighs this many normal
+ * games in the share: its plays are the ones viewers wait for, so it stretches last.
  */
 export const URGENT_WEIGHT = 4;
 
@@ -35,7 +35,10 @@ export interface PollBudgetOptions {
  */
 export interface PollBudget {
   readonly ratePerSecond: number;
-  /** Declares (or updates) what a game wants. */
+  /**
+   * Declares (or updates) what a game wants; `urgent`: served first (closing minutes or overtime,
+   * or someone watching the game).
+   */
   want(id: string, wantedMs: number, urgent: boolean): void;
   /** The game polls no more (stopped, or standing by): its share goes to the others. */
   drop(id: string): void;

@@ -120,11 +120,8 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
   async function mayRequest(t: GameTracker): Promise<boolean> {
     const id = budgetId(t);
     const pushed = t.push !== null && t.push.health.name === 'push';
-    ctx.budget.want(
-      id,
-      pushed ? (ctx.push?.reconcileMs ?? intervals.summaryMs) : intervals.summaryMs,
-      t.urgent,
-    );
+    const first = t.urgent || ctx.watched(t.key.league, t.key.gameId);
+    ctx.budget.want(id, pushed ? (ctx.push?.reconcileMs ?? intervals.summaryMs) : intervals.summaryMs, first);
     const effective = ctx.budget.effectiveMs(id);
     t.status.effectiveIntervalMs = effective;
     const grant = ctx.budget.tryRequest(id);

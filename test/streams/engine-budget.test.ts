@@ -78,4 +78,24 @@ describe('engine: live budget', () => {
     expect(st('close')?.effectiveIntervalMs).toBe(3000);
     expect(st('g0')?.effectiveIntervalMs).toBe(9000);
   });
+
+  it('serves a watched game first', async () => {
+    const watched = new Set(['seen']);
+    const { clock, script, engine } = setup({
+      intervals: { summaryMs: 1000 },
+      liveBudget: 5,
+      watched: (_league, id) => watched.has(id),
+    });
+    for (let i = 0; i < 39; i++) script.add({ id: `g${i}`, plays: 1 });
+    script.add({ id: 'seen', plays: 1 });
+    engine.start();
+    await clock.advance(30_000);
+    const st = (id: string) => engine.status().find((s) => s.gameId === id);
+    expect(st('seen')?.effectiveIntervalMs).toBe(3000);
+    expect(st('g0')?.effectiveIntervalMs).toBe(9000);
+    // No longer watched: back to an even share.
+    watched.clear();
+    await clock.advance(10_000);
+    expect(st('seen')?.effectiveIntervalMs).toBe(8000);
+  });
 });
