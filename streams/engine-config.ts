@@ -1,6 +1,7 @@
 import { InvalidOptionsError } from '../src/core/errors.js';
 import type { CustodyTimings } from './custody.js';
 import { DEFAULT_PREVIOUS_DAY_UNTIL, parseEasternTime } from './date-seam.js';
+import { DEFAULT_LIVE_BUDGET } from './poll-budget.js';
 import type { EngineIntervals, EngineOptions, EnginePush } from './engine-types.js';
 
 export const DEFAULT_INTERVALS: Readonly<Omit<EngineIntervals, 'leaseTtlMs' | 'backoffBaseMs'>> = {
@@ -91,6 +92,17 @@ export function resolvePush(options: EngineOptions): ResolvedPush | null {
 function positiveMs(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) {
     throw new InvalidOptionsError(`${name} must be a positive number of ms, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** The live budget in summary requests a second: a positive number, default `DEFAULT_LIVE_BUDGET`. */
+export function resolveLiveBudget(options: EngineOptions): number {
+  const value = options.liveBudget ?? DEFAULT_LIVE_BUDGET;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidOptionsError(
+      `liveBudget must be a positive number of requests a second, got ${String(value)}`,
+    );
   }
   return value;
 }

@@ -1,10 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import type { SchedulerLike } from 'rxjs';
 import type { Bus } from '../src/bus/types.js';
+import type { League } from '../src/core/leagues.js';
 import type { Logger } from '../src/core/log.js';
 import type { CustodyTimings } from './custody.js';
 import { custodyTimings, type ResolvedPush } from './engine-config.js';
 import type { EngineIntervals, EngineOptions } from './engine-types.js';
+import { createPollBudget, type PollBudget } from './poll-budget.js';
 import { createPollerBook, type PollerBook } from './poller-status.js';
 
 /** What the engine's pollers share: its options resolved, its clock, and its lifecycle. */
@@ -20,6 +22,10 @@ export interface EngineContext {
   readonly timings: CustodyTimings;
   readonly finishedGameTtlMs: number;
   readonly book: PollerBook;
+  /** The live lane's budget of summary requests, shared by every game. */
+  readonly budget: PollBudget;
+  /** Someone watches the game (EngineOptions.watched); always false without it. */
+  watched(league: League, gameId: string): boolean;
   /** FastCast for live games, with the reconciliation interval resolved; null: polling only. */
   readonly push: ResolvedPush | null;
   /** Aborted by `close()`: every upstream call in flight stops. */
@@ -51,6 +57,9 @@ export interface EngineContextOptions {
   push?: EngineContext['push'];
   /** Jitter source in [0, 1). */
   random: () => number;
+  /** Summary requests a second (resolved). */
+  liveBudget: number;
+  watched?: EngineOptions['watched'];
 }
 
 export function createEngineContext(options: EngineContextOptions): EngineRuntime {
@@ -72,6 +81,8 @@ export function createEngineContext(options: EngineContextOptions): EngineRuntim
     finishedGameTtlMs: options.finishedGameTtlMs,
     push: options.push ?? null,
     book: createPollerBook({ logger, now, random: options.random, backoffMaxMs: intervals.backoffMaxMs }),
+    budget: createPollBudget({ ratePerSecond: options.liveBudget, tickMs: intervals.summaryMs, now }),
+    watched: options.watched ?? (() => false),
     signal: abort.signal,
     now,
     isClosed: () => closed,

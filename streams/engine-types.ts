@@ -51,6 +51,14 @@ export interface EngineOptions {
    */
   previousDayUntil?: string;
   logger?: Logger;
+  /**
+   * Summary requests a second shared by every live game this instance follows (poll-budget.ts);
+   * default 30. When the games' intervals add up to more, each game's interval stretches, the
+   * closing minutes and overtimes last.
+   */
+  liveBudget?: number;
+  /** Someone watches this game here (a stream subscribed to it by id): the live budget serves it first. */
+  watched?: (league: League, gameId: string) => boolean;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;
   /**
@@ -103,6 +111,11 @@ export interface PollerStatus {
   /** The game's state as last seen (summary pollers). */
   gameState: GameState | null;
   intervalMs: number;
+  /**
+   * Summary pollers: the interval the live budget allows this game now (ms); `intervalMs` while the
+   * budget does not bind, more when it does (or push's reconciliation interval while push feeds it).
+   */
+  effectiveIntervalMs?: number;
   lastSuccessAt: string | null;
   lastErrorAt: string | null;
   lastError: { code: string; message: string } | null;

@@ -10,6 +10,7 @@ import type { GameEvent, GameSnapshot } from '../src/model/events.js';
 import {
   resolveFinishedGameTtl,
   resolveIntervals,
+  resolveLiveBudget,
   resolvePreviousDayUntil,
   resolvePush,
 } from './engine-config.js';
@@ -63,6 +64,8 @@ export function createEngine(options: EngineOptions): Engine {
     finishedGameTtlMs,
     push: resolvePush(options),
     random: options.random ?? Math.random,
+    liveBudget: resolveLiveBudget(options),
+    ...(options.watched ? { watched: options.watched } : {}),
   });
   const games = createLiveGames(ctx, leagues, (event) => subject.next(event));
 

@@ -135,6 +135,7 @@ export function createLiveGames(
           sub: null,
           custody: INITIAL_CUSTODY,
           postPolls: 0,
+          urgent: false,
           status: newStatus('summary', league, gameId, ctx.intervals.summaryMs),
           push: ctx.push ? newPushState(now()) : null,
           following: startFollowing(now()),

@@ -2,6 +2,7 @@ import {
   catchError,
   defer,
   exhaustMap,
+  firstValueFrom,
   map,
   merge,
   takeWhile,
@@ -11,7 +12,7 @@ import {
 } from 'rxjs';
 import { BusUnavailableError } from '../src/core/errors.js';
 import type { CopyOffer, GameKey } from '../src/bus/types.js';
-import { eventsEmitted, pollLag } from '../src/core/metrics.js';
+import { eventsEmitted, pollIntervalEffective, pollLag } from '../src/core/metrics.js';
 import type { GameEvent, PlayRow } from '../src/model/events.js';
 import { operationName } from '../src/espn/operations.js';
 import { parsePlays, type ScoreboardRow } from '../src/tables/index.js';
@@ -40,6 +41,7 @@ import type { PollerStatus } from './engine-types.js';
 import { diffSummary } from './game-diff.js';
 import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './game-state.js';
 import type { RawPlay } from './play-fingerprint.js';
+import { isUrgent } from './poll-budget.js';
 import { errorInfo } from './poller-status.js';
 import { checkResync, pollDue, reconcileOverdue, reconciled, wantReconcile } from './push-health.js';
 import { setHealth, type PushState } from './push-state.js';
@@ -58,6 +60,8 @@ export interface GameTracker {
   custody: Custody;
   /** Polls in a row that saw the game over. */
   postPolls: number;
+  /** In its closing minutes or overtime, as last diffed: first served by the live budget. */
+  urgent: boolean;
   readonly status: PollerStatus;
   /** The game's push feed; null when push is off. */
   readonly push: PushState | null;
@@ -107,8 +111,31 @@ const toRows = (plays: readonly RawPlay[]): PlayRow[] => parsePlays({ plays });
 export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHooks): SummaryPollers {
   const { bus, client, intervals, logger, instanceId, timings, now } = ctx;
 
+  const budgetId = (t: GameTracker): string => `${t.key.league}:${t.key.gameId}`;
+
+  /**
+   * Whether the live budget lets this game's summary be requested now (poll-budget.ts). A game fed
+   * by healthy push wants only its reconciliation polls, and is counted for those.
+   */
+  async function mayRequest(t: GameTracker): Promise<boolean> {
+    const id = budgetId(t);
+    const pushed = t.push !== null && t.push.health.name === 'push';
+    const first = t.urgent || ctx.watched(t.key.league, t.key.gameId);
+    ctx.budget.want(id, pushed ? (ctx.push?.reconcileMs ?? intervals.summaryMs) : intervals.summaryMs, first);
+    const effective = ctx.budget.effectiveMs(id);
+    t.status.effectiveIntervalMs = effective;
+    const grant = ctx.budget.tryRequest(id);
+    if (grant === null) return false;
+    pollIntervalEffective.observe({ league: t.key.league }, effective / 1000);
+    // Paced behind the requests of other games that came due at the same moment.
+    if (grant.waitMs > 0) await firstValueFrom(timer(grant.waitMs, ctx.scheduler));
+    return !ctx.isClosed();
+  }
+
   /** Not polling this time; the copy of the state (if any) is kept while it may still be needed. */
   function standBy(t: GameTracker): PollOutcome {
+    // Another instance polls it: its share of the budget goes to the games polled here.
+    ctx.budget.drop(budgetId(t));
     t.custody = standByCustody(t.custody, now(), timings);
     t.status.state = 'standby';
     t.following = follow(t.following, true, now());
@@ -224,7 +251,9 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     const overdue =
       push !== null &&
       reconcileOverdue(push.health, now(), push.lastPollAt, ctx.push?.reconcileMs ?? 0, intervals.summaryMs);
-    if (push?.pending && !overdue) {
+    // A pushed document waiting is diffed without a request when the budget has no room for the
+    // reconciliation: it is tried again at a later tick.
+    if (push?.pending && (!overdue || !(await mayRequest(t)))) {
       // A document push delivered: the same diff as a polled summary, without a request.
       push.pending = false;
       raw = push.doc;
@@ -237,6 +266,12 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
           pollSucceeded(t);
           return 'continue';
         }
+      }
+      if (!(overdue && push?.pending) && !(await mayRequest(t))) {
+        // The budget stretches this game's interval: the lease is renewed, the summary waits for a
+        // later tick (the next one loses nothing: plays are diffed from the whole summary).
+        pollSucceeded(t);
+        return 'continue';
       }
       const polled = await client.call(
         operationName(key.league, 'summary'),
@@ -284,6 +319,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
       result.apply();
     }
     pollSucceeded(t);
+    t.urgent = isUrgent(key.league, result.header.period, result.header.clock);
     if (status.gameState !== result.header.state) {
       status.gameState = result.header.state;
       hooks.changed();
@@ -350,6 +386,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     const wasRunning = t.sub !== null;
     t.sub = null;
     t.status.state = 'stopped';
+    ctx.budget.drop(budgetId(t));
     if (wasRunning) hooks.feeding?.(t, false);
     const finished = copyOf(t.custody)?.meta.ended === true;
     if (isHolding(t.custody) && !ctx.isClosed()) {

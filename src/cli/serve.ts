@@ -45,6 +45,10 @@ export function registerServe(program: Command): void {
       '--summary-interval <ms>',
       'live summary poll interval, >= 1000 (COURTSIDE_SUMMARY_INTERVAL_MS, default 3000)',
     )
+    .option(
+      '--live-budget <n>',
+      'summary requests a second shared by all live games, 1-50 (COURTSIDE_LIVE_BUDGET, default 30)',
+    )
     .option('--tokens <list>', 'bearer tokens, comma-separated (COURTSIDE_TOKENS; unset: no auth)')
     .option('--origins <list>', 'allowed browser origins, comma-separated (COURTSIDE_ORIGINS; unset: any)')
     .option('--retention <n>', 'events kept in the log per league (COURTSIDE_RETENTION, default 100000)')

@@ -285,3 +285,19 @@ export const eventLogSpan = registered(
   'courtside_event_log_span_seconds',
   'Age of the oldest event the log still holds: how far back a client can resume with since',
 );
+
+export const liveBudgetRate = registered(
+  Gauge,
+  'courtside_live_budget_requests_per_second',
+  'Summary requests a second the live lane may send upstream, shared by every live game (COURTSIDE_LIVE_BUDGET)',
+);
+
+// Observed at each summary request, never labelled by game (ids would grow the series without
+// bound): the spread of a league's effective intervals shows how far the budget stretches them.
+export const pollIntervalEffective = new Histogram({
+  name: 'courtside_poll_interval_effective_seconds',
+  help: 'Effective summary interval of a game when its summary is requested (stretched past the configured one when the live budget binds)',
+  labelNames: ['league'] as const,
+  buckets: [1, 2, 3, 5, 8, 12, 15, 20, 30, 60],
+  registers: [registry],
+});

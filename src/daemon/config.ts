@@ -8,6 +8,7 @@ import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
 import { LOG_FORMATS, type LogFormat } from '../core/log.js';
 import type { BucketLimit } from '../core/token-bucket.js';
 import { DEFAULT_ON_DEMAND_BUDGET } from '../espn/http.js';
+import { DEFAULT_LIVE_BUDGET } from '../../streams/poll-budget.js';
 import {
   ACCEPTED_USER_AGENT_FORM,
   blockedUserAgentForm,
@@ -37,6 +38,8 @@ export interface Config {
   prefix: string;
   leagues: League[];
   summaryIntervalMs: number;
+  /** Summary requests a second shared by every live game (streams/poll-budget.ts). */
+  liveBudget: number;
   /** Bearer tokens accepted on HTTP and WebSocket; empty: no authentication. */
   tokens: string[];
   /** Allowed `Origin` values for browsers; empty: any origin. */
@@ -86,6 +89,7 @@ export interface ConfigFlags {
   prefix?: string;
   leagues?: string;
   summaryInterval?: string | number;
+  liveBudget?: string | number;
   tokens?: string;
   origins?: string;
   retention?: string | number;
@@ -239,6 +243,13 @@ const FIELDS = {
       3_600_000,
       `an integer number of milliseconds, at least ${MIN_SUMMARY_INTERVAL_MS}`,
     ),
+  },
+  liveBudget: {
+    env: 'COURTSIDE_LIVE_BUDGET',
+    flag: 'liveBudget',
+    default: String(DEFAULT_LIVE_BUDGET),
+    // ESPN's edge blocks an address near 55 requests a second: more than 50 is refused outright.
+    schema: intIn(1, 50, 'an integer number of summary requests a second, 1-50'),
   },
   tokens: {
     env: 'COURTSIDE_TOKENS',

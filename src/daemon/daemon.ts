@@ -122,6 +122,9 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     bus,
     instanceId,
     intervals: { summaryMs: config.summaryIntervalMs },
+    liveBudget: config.liveBudget,
+    // The server is made below, and asked only once games are polled.
+    watched: (_league, gameId) => server.watches?.(gameId) ?? false,
     finishedGameTtlMs: config.finishedGameTtlS * 1_000,
     previousDayUntil: config.previousDayUntil,
     ...(options.push ? { push: enginePush(options.push, client, logger) } : {}),

@@ -88,6 +88,11 @@ export interface DaemonServer {
   /** Idempotent: stops the tail, closes WebSocket clients with 1001, ends SSE, closes within 5 s. */
   close(): Promise<void>;
   stats(): GatewayStats;
+  /**
+   * A stream's subscription names this game (its `games` filter): the live budget serves it first.
+   * A subscription to every game watches none in particular.
+   */
+  watches?(gameId: string): boolean;
 }
 
 /**
@@ -360,6 +365,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
         tailOffset: feed.cursor,
       };
     },
+    watches: (gameId) => feed.index.watches(gameId),
   };
 }
 

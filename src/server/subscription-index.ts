@@ -22,6 +22,8 @@ export interface SubscriptionIndex<S extends Indexed> {
   /** Calls `visit` once for each subscription that matches `event`. */
   match(event: GameEvent, visit: (sub: S) => void): void;
   readonly size: number;
+  /** Some subscription names this game in its `games` filter: someone is watching it. */
+  watches(gameId: string): boolean;
 }
 
 export function createSubscriptionIndex<S extends Indexed>(): SubscriptionIndex<S> {
@@ -55,6 +57,9 @@ export function createSubscriptionIndex<S extends Indexed>(): SubscriptionIndex<
   return {
     get size() {
       return size;
+    },
+    watches(gameId) {
+      return (buckets.games.get(gameId)?.size ?? 0) > 0;
     },
     add(sub) {
       const field = fieldOf(sub.filter);

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       prefix: 'courtside:',
       leagues: ['mens', 'womens'],
       summaryIntervalMs: 3000,
+      liveBudget: 30,
       tokens: [],
       origins: [],
       retention: 100_000,
@@ -44,6 +45,7 @@ describe('loadConfig', () => {
         COURTSIDE_PREFIX: 'cs-test:',
         COURTSIDE_LEAGUES: 'womens, womens',
         COURTSIDE_SUMMARY_INTERVAL_MS: '1500',
+        COURTSIDE_LIVE_BUDGET: '12',
         COURTSIDE_TOKENS: 'a1, b2,,',
         COURTSIDE_ORIGINS: 'https://example.com,http://localhost:3000',
         COURTSIDE_RETENTION: '5000',
@@ -69,6 +71,7 @@ describe('loadConfig', () => {
       prefix: 'cs-test:',
       leagues: ['womens'],
       summaryIntervalMs: 1500,
+      liveBudget: 12,
       tokens: ['a1', 'b2'],
       origins: ['https://example.com', 'http://localhost:3000'],
       retention: 5000,
@@ -96,11 +99,12 @@ describe('loadConfig', () => {
   it('lets flags win over the environment, and treats empty variables as unset', () => {
     const config = loadConfig({
       env: { PORT: '9000', COURTSIDE_LEAGUES: 'womens', REDIS_URL: '' },
-      flags: { port: '0', leagues: 'mens', summaryInterval: '2000', logLevel: 'warn' },
+      flags: { port: '0', leagues: 'mens', summaryInterval: '2000', liveBudget: '8', logLevel: 'warn' },
     });
     expect(config.port).toBe(0);
     expect(config.leagues).toEqual(['mens']);
     expect(config.summaryIntervalMs).toBe(2000);
+    expect(config.liveBudget).toBe(8);
     expect(config.logLevel).toBe('warn');
     expect(config.redisUrl).toBeUndefined();
   });
@@ -128,6 +132,7 @@ describe('loadConfig', () => {
       'mens, womens, mens-college, womens-college',
     ],
     [{ COURTSIDE_SUMMARY_INTERVAL_MS: '500' }, 'COURTSIDE_SUMMARY_INTERVAL_MS', 'at least 1000'],
+    [{ COURTSIDE_LIVE_BUDGET: '60' }, 'COURTSIDE_LIVE_BUDGET', 'summary requests a second, 1-50'],
     [{ COURTSIDE_RATE_LIMIT: '20' }, 'COURTSIDE_RATE_LIMIT', '<per second>/<burst>'],
     [{ COURTSIDE_TOKEN_RATE_LIMITS: 'a1' }, 'COURTSIDE_TOKEN_RATE_LIMITS', '<token>=<limit>'],
     [{ COURTSIDE_TOKEN_RATE_LIMITS: 'zz=1/1' }, 'COURTSIDE_TOKEN_RATE_LIMITS', 'not one of COURTSIDE_TOKENS'],

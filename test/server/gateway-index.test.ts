@@ -140,6 +140,16 @@ describe('subscription index', () => {
     expect(matched).toBe(1);
     expect(looked).toBeLessThanOrEqual(2);
   });
+  it('says a game is watched while a subscription names it, not for one to every game', () => {
+    const index = createSubscriptionIndex<{ readonly filter: SubscriptionFilter }>();
+    const named = { filter: { games: new Set(['g1']) } };
+    index.add(named);
+    index.add({ filter: {} });
+    expect(index.watches('g1')).toBe(true);
+    expect(index.watches('g2')).toBe(false);
+    index.remove(named);
+    expect(index.watches('g1')).toBe(false);
+  });
 });
 
 describe('matchesFilter: conferences and ranked', () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_LIVE_BUDGET } from '../../streams/poll-budget.js';
 import { VirtualTimeScheduler } from 'rxjs';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { UpstreamHttpError, UpstreamPayloadError } from '../../src/core/errors.js';
@@ -261,6 +262,9 @@ export interface ScriptGame {
   plays: number;
   home: number;
   name?: string;
+  /** Default 1 (0 before the start) and 10:00. */
+  period?: number;
+  clock?: string;
 }
 
 /**
@@ -334,8 +338,8 @@ export class Script {
         id: g.id,
         state: g.state,
         ...(g.name ? { name: g.name } : {}),
-        period: g.state === 'pre' ? 0 : 1,
-        clock: '10:00',
+        period: g.period ?? (g.state === 'pre' ? 0 : 1),
+        clock: g.clock ?? '10:00',
         home: g.home,
         away: 0,
         plays: g.state === 'pre' ? undefined : Array.from({ length: g.plays }, (_, i) => rawPlay(i)),
@@ -373,6 +377,7 @@ export function engineContext(
     instanceId: 'test',
     finishedGameTtlMs: DEFAULT_FINISHED_GAME_TTL_MS,
     random: () => 0.5,
+    liveBudget: DEFAULT_LIVE_BUDGET,
     ...overrides,
   });
 }
