@@ -1,5 +1,5 @@
 import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
-import { isLeague } from '../../core/leagues.js';
+import { isLeague, LEAGUES } from '../../core/leagues.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { compactGame, filterGames, parseGamesQuery } from './games-query.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
@@ -79,7 +79,7 @@ export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
         res,
         400,
         'INVALID_PARAMS',
-        `league ${JSON.stringify(league.slice(0, 40))} is not one of mens, womens`,
+        `league ${JSON.stringify(league.slice(0, 40))} is not one of ${LEAGUES.join(', ')}`,
       );
       return true;
     }
