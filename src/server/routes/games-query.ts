@@ -1,7 +1,7 @@
 import { LEAGUES, isLeague, type League } from '../../core/leagues.js';
 import type { PushFeedStatus } from '../../../streams/engine-types.js';
 import { teamsMatch } from '../subscription-index.js';
-import type { LiveGame } from './games.js';
+import type { GameSnapshot } from '../../model/events.js';
 
 /**
  * The query parameters that narrow a list of live games (`/v1/games/live` and `/`): by league, by
@@ -82,6 +82,9 @@ export function parseGamesQuery(
   }
   return { ok: true, query };
 }
+
+/** A live game as `liveGames` lists it (games.ts imports this module, so the type is restated). */
+type LiveGame = GameSnapshot & { feed?: PushFeedStatus };
 
 /** The games the query keeps, in their order; the team test is the stream filters' own. */
 export function filterGames<G extends LiveGame>(games: readonly G[], query: GamesQuery): G[] {
