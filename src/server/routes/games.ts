@@ -1,6 +1,7 @@
 import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
-import { isLeague } from '../../core/leagues.js';
+import { isLeague, LEAGUES } from '../../core/leagues.js';
 import { sendError, type RouteHandler } from '../http-types.js';
+import { compactGame, filterGames, parseGamesQuery } from './games-query.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
 import type { PushFeedStatus } from '../../../streams/engine-types.js';
@@ -55,7 +56,13 @@ export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
       return true;
     }
     if (path === '/v1/games/live') {
-      const games = await liveGames(options.snapshots, options.feeds);
+      const parsed = parseGamesQuery(url.searchParams);
+      if (!parsed.ok) {
+        sendError(res, 400, 'INVALID_PARAMS', parsed.error.message);
+        return true;
+      }
+      const kept = filterGames(await liveGames(options.snapshots, options.feeds), parsed.query);
+      const games = parsed.query.view === 'compact' ? kept.map(compactGame) : kept;
       const body = options.upstream ? { games, upstream: options.upstream.health() } : { games };
       sendBody(req, res, JSON.stringify(body), { contentType: JSON_TYPE, cacheControl: LIVE_CACHE });
       return true;
@@ -72,7 +79,7 @@ export function createGamesRoute(options: GamesRouteOptions): RouteHandler {
         res,
         400,
         'INVALID_PARAMS',
-        `league ${JSON.stringify(league.slice(0, 40))} is not one of mens, womens`,
+        `league ${JSON.stringify(league.slice(0, 40))} is not one of ${LEAGUES.join(', ')}`,
       );
       return true;
     }

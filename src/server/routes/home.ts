@@ -1,9 +1,10 @@
 import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
 import type { InstanceRole } from '../../core/role.js';
-import { LEAGUE_INFO } from '../../core/leagues.js';
+import { LEAGUE_INFO, LEAGUES } from '../../core/leagues.js';
 import { PROJECT_URL, VERSION } from '../../core/version.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { liveGames, type GameFeeds, type LiveGame } from './games.js';
+import { filterGames, parseGamesQuery, type GamesQuery } from './games-query.js';
 import { isRead, sendBody } from './respond.js';
 import { OFFLINE_HINT, upstreamName } from './upstream-notice.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
@@ -83,6 +84,12 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
       });
       return true;
     }
+    // The same filters as /v1/games/live, refused the same way before anything is read.
+    const parsed = parseGamesQuery(url.searchParams);
+    if (!parsed.ok) {
+      sendError(res, 400, 'INVALID_PARAMS', parsed.error.message);
+      return true;
+    }
     const [games, finished] = await Promise.all([
       liveGames(options.snapshots, options.feeds),
       finishedGames(options.snapshots),
@@ -95,7 +102,9 @@ export function createHomeRoute(options: HomeRouteOptions): RouteHandler {
       upstream: options.upstream
         ? { url: options.upstream.url, health: options.upstream.health() }
         : undefined,
-      link: (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path),
+      query: parsed.query,
+      link: (path) =>
+        token ? `${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}` : path,
       role: options.role,
       pushNotice: options.pushNotice,
     });
@@ -120,14 +129,21 @@ async function finishedGames(snapshots: SnapshotSource): Promise<GameSnapshot[]>
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.gameId.localeCompare(b.gameId));
 }
 
-function gameTable(games: readonly GameSnapshot[], link: (path: string) => string): string {
-  return `<table><thead><tr><th>League</th><th>Away</th><th></th><th>Home</th><th>Status</th><th></th></tr></thead><tbody>${games
-    .map((g) => gameRow(g, link))
+/** The games as rows; under a league's heading the league column is left out. */
+function gameTable(
+  games: readonly GameSnapshot[],
+  link: (path: string) => string,
+  showLeague = true,
+): string {
+  const head = `${showLeague ? '<th>League</th>' : ''}<th>Away</th><th></th><th>Home</th><th>Status</th><th></th>`;
+  return `<table><thead><tr>${head}</tr></thead><tbody>${games
+    .map((g) => gameRow(g, link, showLeague))
     .join('')}</tbody></table>`;
 }
 
 function renderHome(view: {
   games: readonly LiveGame[];
+  query: GamesQuery;
   finished: readonly GameSnapshot[];
   upstream: { url: string; health: UpstreamHealth } | undefined;
   link: (path: string) => string;
@@ -138,7 +154,7 @@ function renderHome(view: {
   const games =
     view.games.length === 0
       ? `<p class="muted">No game in progress${view.upstream?.health.ok === false ? ' that this daemon can see' : ''}.</p>`
-      : gameTable(view.games, link);
+      : `${filterBar(view.games, view.query, link)}\n${liveByLeague(filterGames(view.games, view.query), link)}`;
   const finished =
     view.finished.length === 0 ? '' : `<h2>Finished games</h2>\n${gameTable(view.finished, link)}\n`;
   const endpoints = ENDPOINTS.map(
@@ -176,13 +192,94 @@ ${finished}<h2>Endpoints</h2>
 `;
 }
 
-function gameRow(g: LiveGame, link: (path: string) => string): string {
+/** The live games under one heading per league, in the leagues' order. */
+function liveByLeague(games: readonly LiveGame[], link: (path: string) => string): string {
+  if (games.length === 0) return '<p class="muted">No live game matches these filters.</p>';
+  return LEAGUES.map((league) => {
+    const of = games.filter((g) => g.league === league);
+    if (of.length === 0) return '';
+    return `<h3 id="league-${league}">${esc(LEAGUE_INFO[league].title)} <small>${of.length}</small></h3>\n${gameTable(of, link, false)}`;
+  })
+    .filter((section) => section !== '')
+    .join('\n');
+}
+
+/**
+ * Links that narrow the list by league, conference and ranked, each keeping the other filters:
+ * plain links with query parameters, so the page needs no script and a filtered view can be
+ * bookmarked (or left open, as the page reloads itself with its address).
+ */
+function filterBar(all: readonly LiveGame[], query: GamesQuery, link: (path: string) => string): string {
+  const href = (next: Partial<GamesQuery>): string => {
+    const q = { ...query, ...next };
+    const params = new URLSearchParams();
+    if (q.leagues) params.set('league', [...q.leagues].join(','));
+    if (q.conferences) params.set('conference', [...q.conferences].join(','));
+    if (q.ranked) params.set('ranked', 'true');
+    const search = params.toString();
+    return link(search ? `/?${search}` : '/');
+  };
+  const option = (
+    label: string,
+    count: number | null,
+    next: Partial<GamesQuery>,
+    current: boolean,
+  ): string => {
+    const text = `${esc(label)}${count === null ? '' : ` <small>${count}</small>`}`;
+    return current ? `<strong>${text}</strong>` : `<a href="${esc(href(next))}">${text}</a>`;
+  };
+  const sameSet = (a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean =>
+    a?.size === b?.size && [...(a ?? [])].every((v) => b?.has(v));
+  const leagues = [
+    option('all', all.length, { leagues: undefined }, query.leagues === undefined),
+    ...LEAGUES.map((league) => ({ league, n: all.filter((g) => g.league === league).length }))
+      .filter(({ n }) => n > 0)
+      .map(({ league, n }) =>
+        option(
+          LEAGUE_INFO[league].label,
+          n,
+          { leagues: new Set([league]) },
+          sameSet(query.leagues, new Set([league])),
+        ),
+      ),
+  ];
+  // The conferences of the games the league filter keeps, by how many of them each has.
+  const inLeagues = filterGames(all, { view: 'full', ...(query.leagues ? { leagues: query.leagues } : {}) });
+  const conferences = new Map<string, { name: string; games: number }>();
+  for (const g of inLeagues) {
+    const seen = new Set<string>();
+    for (const t of [g.teams.away, g.teams.home]) {
+      const c = t.conference;
+      if (!c || seen.has(c.id)) continue;
+      seen.add(c.id);
+      const entry = conferences.get(c.id) ?? { name: c.name ?? `conference ${c.id}`, games: 0 };
+      if (entry.name.startsWith('conference ') && c.name) entry.name = c.name;
+      entry.games++;
+      conferences.set(c.id, entry);
+    }
+  }
+  const conferenceOptions = [...conferences]
+    .sort(([, a], [, b]) => b.games - a.games || a.name.localeCompare(b.name))
+    .map(([id, c]) =>
+      option(c.name, c.games, { conferences: new Set([id]) }, sameSet(query.conferences, new Set([id]))),
+    );
+  const lines = [
+    `League: ${leagues.join(' · ')}`,
+    `Ranked: ${option('all games', null, { ranked: undefined }, !query.ranked)} · ${option('a ranked team', null, { ranked: true }, query.ranked === true)}`,
+    conferences.size === 0 && !query.conferences
+      ? ''
+      : `Conference: ${[option('all', null, { conferences: undefined }, !query.conferences), ...conferenceOptions].join(' · ')}`,
+  ].filter((line) => line !== '');
+  return `<nav class="filters">${lines.map((line) => `<div>${line}</div>`).join('')}</nav>`;
+}
+
+function gameRow(g: LiveGame, link: (path: string) => string, showLeague: boolean): string {
   const detail = g.status.detail ?? g.status.description ?? '';
   const status = g.feed ? `${detail} · ${feedLabel(g.feed)}` : detail;
   const team = (t: GameSnapshot['teams']['home']) =>
-    `<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
+    `${t.rank != null ? `<small>${t.rank}</small> ` : ''}<span title="${esc(t.displayName ?? '')}">${esc(t.abbreviation ?? t.id)}</span>`;
   const path = `${g.league}/${encodeURIComponent(g.gameId)}`;
-  return `<tr><td>${LEAGUE_INFO[g.league].label}</td><td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/overlay/${path}/lower-third`))}">lower third</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
+  return `<tr>${showLeague ? `<td>${LEAGUE_INFO[g.league].label}</td>` : ''}<td>${team(g.teams.away)}</td><td class="score">${g.score.away} – ${g.score.home}</td><td>${team(g.teams.home)}</td><td>${esc(status)}</td><td><a href="${esc(link(`/overlay/${path}`))}">overlay</a> · <a href="${esc(link(`/overlay/${path}/lower-third`))}">lower third</a> · <a href="${esc(link(`/v1/games/${path}`))}">state</a></td></tr>`;
 }
 
 /** The game's word (push, polling, standby) and since when, as its feed says. */
@@ -242,4 +339,6 @@ a{color:inherit}code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monosp
 table{border-collapse:collapse;width:100%}th,td{padding:.35rem .5rem;border-bottom:1px solid var(--line);text-align:left}
 th{color:var(--muted);font-weight:500;font-size:.85rem}td.score{font-variant-numeric:tabular-nums;font-weight:600;white-space:nowrap}
 ul{padding-left:1.2rem}ul.docs{columns:2}
+h3{margin:1.2rem 0 .3rem;font-size:1rem}h3 small,nav.filters small{color:var(--muted);font-weight:400}
+nav.filters{font-size:.9rem;line-height:1.8}td{padding:.2rem .5rem}
 `;

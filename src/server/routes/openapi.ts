@@ -25,6 +25,59 @@ const errorResponse = (description: string): Json => ({
   content: { 'application/json': { schema: ref('Error') } },
 });
 
+/** The filters `/v1/games/live` and `/` share (games-query.ts reads them). */
+const GAMES_FILTERS: Json[] = [
+  {
+    name: 'league',
+    in: 'query',
+    description: `One or more leagues, comma-separated or repeated: ${LEAGUES.join(', ')}`,
+    schema: { type: 'string', example: 'mens-college,womens-college' },
+  },
+  {
+    name: 'conference',
+    in: 'query',
+    description:
+      'ESPN conference (group) ids, comma-separated or repeated; a game matches when either team is in one (2 ACC, 8 Big 12, 23 SEC)',
+    schema: { type: 'string', pattern: '^[0-9]{1,6}(,[0-9]{1,6})*$', example: '2,23' },
+  },
+  {
+    name: 'ranked',
+    in: 'query',
+    description: 'true (or 1): only games where either team has a poll rank; false: every game',
+    schema: { enum: ['true', '1', 'false', '0'] },
+  },
+];
+
+const TEAM_COMPACT: Json = {
+  type: 'object',
+  required: ['abbreviation', 'rank', 'score'],
+  properties: {
+    abbreviation: { type: 'string' },
+    rank: { type: ['integer', 'null'], description: 'poll rank 1-25, null when unranked' },
+    score: { type: 'integer' },
+  },
+};
+
+const COMPACT_GAME: Json = {
+  type: 'object',
+  description: 'One game in a few fields (view=compact)',
+  required: ['id', 'league', 'state', 'away', 'home', 'period', 'clock', 'feed'],
+  properties: {
+    id: { type: 'string' },
+    league: { enum: [...LEAGUES] },
+    state: { enum: ['pre', 'in', 'post'] },
+    away: TEAM_COMPACT,
+    home: TEAM_COMPACT,
+    period: { type: ['string', 'null'], description: "the period's label: 1st Half, 3rd Quarter, OT" },
+    clock: { type: ['string', 'null'] },
+    feed: {
+      type: ['string', 'null'],
+      description:
+        'how this instance follows the game (push, polling, standby); null when it does not track it',
+    },
+  },
+};
+
 export function buildOpenApi(options: OpenApiOptions = {}): Json {
   const paths: Record<string, Json> = {};
   for (const op of OPERATIONS.values()) paths[`/v1/ops/${op.name}`] = { get: operationItem(op) };
@@ -40,6 +93,7 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
     paths,
     components: {
       schemas: {
+        CompactGame: COMPACT_GAME,
         Error: {
           type: 'object',
           required: ['error'],
@@ -221,9 +275,11 @@ function fixedPaths(): Record<string, Json> {
       get: {
         operationId: 'home',
         summary:
-          'A small HTML page: the upstream state, the live games with their overlays, the endpoints, the docs',
+          'A small HTML page: the upstream state, the live games by league with their overlays and filter links, the endpoints, the docs',
+        parameters: GAMES_FILTERS,
         responses: {
           '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
+          '400': { $ref: '#/components/responses/BadRequest' },
         },
       },
     },
@@ -231,13 +287,26 @@ function fixedPaths(): Record<string, Json> {
       get: {
         operationId: 'games_live',
         summary: 'Current state of every game in progress, and what the polls say of the upstream',
+        parameters: [
+          ...GAMES_FILTERS,
+          {
+            name: 'view',
+            in: 'query',
+            description: 'full (default): each game as a snapshot; compact: one small object per game',
+            schema: { enum: ['full', 'compact'], default: 'full' },
+          },
+        ],
         responses: {
           '200': json(
             {
               type: 'object',
               required: ['games'],
               properties: {
-                games: { type: 'array', items: ref('GameSnapshot') },
+                games: {
+                  type: 'array',
+                  items: { oneOf: [ref('GameSnapshot'), ref('CompactGame')] },
+                  description: 'GameSnapshot, or CompactGame with view=compact',
+                },
                 upstream: {
                   type: 'object',
                   description:
@@ -260,6 +329,7 @@ function fixedPaths(): Record<string, Json> {
             },
             'Games in progress',
           ),
+          '400': { $ref: '#/components/responses/BadRequest' },
           '503': { $ref: '#/components/responses/RedisUnavailable' },
         },
       },

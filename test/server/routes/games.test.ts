@@ -85,3 +85,83 @@ describe(`GET /v1/games`, () => {
     expect((await fetch(`${api.url}/v1/games/mens`)).status).toBe(404);
   });
 });
+
+/** A live college game between two teams of the given conferences, the away team ranked `rank`. */
+function collegeGame(gameId: string, home: string, away: string, rank: number | null = null) {
+  const g = snapshot('mens-college', gameId, 'in', { home: 50, away: 48 });
+  g.teams.home = { ...g.teams.home, conference: { id: home, name: null }, rank: null };
+  g.teams.away = { ...g.teams.away, conference: { id: away, name: null }, rank };
+  g.periodLabel = '2nd Half';
+  g.clock = '4:12';
+  return g;
+}
+
+describe('GET /v1/games/live filters', () => {
+  let api: ApiHarness;
+  const FILTERED = [
+    ...GAMES,
+    collegeGame('701', '2', '8', 5),
+    collegeGame('702', '23', '2'),
+    collegeGame('703', '23', '23'),
+  ];
+  beforeAll(async () => {
+    api = await startApi({ snapshots: fixedSnapshots(FILTERED) });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+  const ids = async (query: string) => {
+    const res = await fetch(`${api.url}/v1/games/live${query}`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { games: Array<{ gameId: string }> }).games.map((g) => g.gameId);
+  };
+
+  it('narrows by league, conference (either team) and ranked, together', async () => {
+    // Ordered by league name, then id.
+    expect(await ids('')).toEqual(['401', '701', '702', '703', '501']);
+    expect(await ids('?league=mens-college')).toEqual(['701', '702', '703']);
+    expect(await ids('?league=mens,womens')).toEqual(['401', '501']);
+    expect(await ids('?league=mens&league=womens')).toEqual(['401', '501']);
+    expect(await ids('?conference=2')).toEqual(['701', '702']);
+    expect(await ids('?conference=8,23')).toEqual(['701', '702', '703']);
+    expect(await ids('?ranked=true')).toEqual(['701']);
+    expect(await ids('?ranked=false')).toHaveLength(5);
+    expect(await ids('?conference=23&ranked=1')).toEqual([]);
+    expect(await ids('?league=mens&conference=2')).toEqual([]);
+  });
+
+  it('answers one small object per game with view=compact', async () => {
+    const res = await fetch(`${api.url}/v1/games/live?view=compact&ranked=true`);
+    const body = (await res.json()) as { games: unknown[]; upstream: unknown };
+    expect(body.games).toEqual([
+      {
+        id: '701',
+        league: 'mens-college',
+        state: 'in',
+        away: { abbreviation: 'AWY', rank: 5, score: 48 },
+        home: { abbreviation: 'HOM', rank: null, score: 50 },
+        period: '2nd Half',
+        clock: '4:12',
+        feed: null,
+      },
+    ]);
+    expect(body.upstream).toBeDefined();
+  });
+
+  it('refuses a bad value with 400 INVALID_PARAMS naming the parameter and its form', async () => {
+    for (const [query, words] of [
+      ['?league=nba', ['league "nba"', 'mens, womens, mens-college, womens-college']],
+      ['?league=mens,college', ['league "college"']],
+      ['?conference=ACC', ['conference "ACC"', 'digits']],
+      ['?ranked=yes', ['ranked "yes"', 'expected true']],
+      ['?ranked=true&ranked=false', ['ranked is given 2 times']],
+      ['?view=tiny', ['view "tiny"', 'full or compact']],
+    ] as const) {
+      const res = await fetch(`${api.url}/v1/games/live${query}`);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('INVALID_PARAMS');
+      for (const word of words) expect(body.error.message, query).toContain(word);
+    }
+  });
+});

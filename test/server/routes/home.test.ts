@@ -125,9 +125,24 @@ describe(`GET /`, () => {
     const html = await (await fetch(`${api.url}/?token=s3cret`)).text();
     expect(html).toContain('href="/overlay/mens/401?token=s3cret"');
     expect(html).toContain('href="/healthz?token=s3cret"');
+    // The filter links keep the token after their own parameters.
+    expect(html).toContain('href="/?league=womens&amp;token=s3cret"');
     // A token sent as a header is not written into the page.
     const header = await (await fetch(`${api.url}/`, { headers: { authorization: 'Bearer s3cret' } })).text();
     expect(header).toContain('href="/overlay/mens/401"');
     expect(header).not.toContain('s3cret');
+  });
+
+  it('refuses a bad filter with 400 INVALID_PARAMS, as /v1/games/live does', async () => {
+    api = await startApi({ snapshots: fixedSnapshots(GAMES) });
+    const res = await fetch(`${api.url}/?league=nba`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('INVALID_PARAMS');
+    expect(body.error.message).toContain('league "nba" is invalid');
+    const womens = await (await fetch(`${api.url}/?league=womens`)).text();
+    expect(womens).toContain('href="/overlay/womens/501"');
+    expect(womens).not.toContain('href="/overlay/mens/401"');
+    expect(womens).toContain('<strong>WNBA <small>1</small></strong>');
   });
 });
