@@ -31,12 +31,8 @@ export function createBus(options: BusOptions = {}): Bus {
 
 export { createMemoryBus, type MemoryBusOptions } from './memory.js';
 export { createRedisBus, type RedisBusOptions } from './redis.js';
-export {
-  DEFAULT_PREFIX,
-  DEFAULT_RETENTION,
-  DEFAULT_RETENTION_PER_LEAGUE,
-  retentionForLeagues,
-} from './options.js';
+export { DEFAULT_RETENTION, DEFAULT_RETENTION_PER_LEAGUE, retentionForLeagues } from './options.js';
+export { DEFAULT_PREFIX } from './redis-keys.js';
 export { compareOffsets, OFFSET_PATTERN } from './types.js';
 export type {
   Bus,

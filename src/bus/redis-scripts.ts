@@ -179,3 +179,39 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
 end
 return redis.call('XINFO', 'STREAM', KEYS[1])
 `;
+
+/** The scripts as commands of the command connection (ioredis `defineCommand`). */
+export interface BusCommands {
+  courtsideCommit(...keysAndArgs: Array<string | number>): Promise<string[] | null>;
+  courtsideAcquire(lease: string, owner: string, ttlMs: number): Promise<number>;
+  courtsideRelease(lease: string, owner: string): Promise<number>;
+  courtsideOffer(
+    offer: string,
+    meta: string,
+    owner: string,
+    seq: string,
+    ttlMs: number,
+  ): Promise<string | null>;
+  courtsideEpoch(
+    epoch: string,
+    trimmed: string,
+    stream: string,
+    candidate: string,
+    known: string,
+    seen: string,
+  ): Promise<string>;
+  courtsideStreamInfo(stream: string): Promise<unknown[] | null>;
+}
+
+interface CommandDefiner {
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+}
+
+export function defineBusCommands(cmd: CommandDefiner): void {
+  cmd.defineCommand('courtsideCommit', { numberOfKeys: 7, lua: COMMIT_SCRIPT });
+  cmd.defineCommand('courtsideAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+  cmd.defineCommand('courtsideRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  cmd.defineCommand('courtsideEpoch', { numberOfKeys: 3, lua: EPOCH_SCRIPT });
+  cmd.defineCommand('courtsideOffer', { numberOfKeys: 2, lua: OFFER_SCRIPT });
+  cmd.defineCommand('courtsideStreamInfo', { numberOfKeys: 1, lua: STREAM_INFO_SCRIPT });
+}

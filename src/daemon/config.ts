@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
-import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
+import { DEFAULT_PREFIX, PREFIX_PATTERN, prefixForTopology } from '../bus/redis-keys.js';
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
@@ -109,7 +109,8 @@ export interface ConfigFlags {
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '0.0.0.0';
-export const DEFAULT_PREFIX = 'courtside:';
+/** One definition, the bus's: the daemon's default is where the bus looks without a prefix. */
+export { DEFAULT_PREFIX };
 export const DEFAULT_SUMMARY_INTERVAL_MS = 3000;
 // Faster than once a second would hammer the upstream for no visible gain.
 export const MIN_SUMMARY_INTERVAL_MS = 1000;
