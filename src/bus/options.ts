@@ -2,8 +2,36 @@ import { InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES } from '../core/leagues.js';
 import { OFFSET_PATTERN, type Offset } from './types.js';
 
-/** Events kept per league: a full NBA slate produces ~6,000 events a night, so this holds weeks. */
-export const DEFAULT_RETENTION_PER_LEAGUE = 100_000;
+/**
+ * Events kept per league at most: a safety cap on memory, not the retention itself (that is
+ * `DEFAULT_RETENTION_MS`). A college Saturday makes 50,000-80,000 events in one league, so the cap
+ * holds such a day with room; a full NBA slate (~6,000 a night) never comes near it.
+ */
+export const DEFAULT_RETENTION_PER_LEAGUE = 250_000;
+
+/**
+ * How long events are kept: 36 hours holds a whole day of games (noon tip-offs to West Coast
+ * games ending after midnight) and the next morning, when clients that slept resume from the
+ * night's last offset.
+ */
+export const DEFAULT_RETENTION_MS = 36 * 3_600_000;
+
+/**
+ * A time trim waits until the oldest event is this much older than the window (1% of it, at most
+ * a minute), so it removes a chunk of events at a time rather than one per commit.
+ */
+export function timeTrimSlackMs(retentionMs: number): number {
+  return Math.min(60_000, Math.floor(retentionMs / 100));
+}
+
+export function checkRetentionMs(retentionMs: number): number {
+  if (!Number.isSafeInteger(retentionMs) || retentionMs < 1) {
+    throw new InvalidOptionsError(
+      `retentionMs must be a positive integer of milliseconds, got ${String(retentionMs)}`,
+    );
+  }
+  return retentionMs;
+}
 
 /**
  * The log is one stream for every league (docs/decisions.md), so it keeps per-league × leagues:

@@ -10,7 +10,14 @@ import { defineBusCommands, type BusCommands } from './redis-scripts.js';
 import { tailFrom, toEvents, type StreamEntry } from './redis-tail.js';
 import { parseRedisUrl } from './redis-url.js';
 import { pause, watchConnection, watchEpoch, withReason } from './redis-watch.js';
-import { checkOffset, checkRetention, DEFAULT_RETENTION } from './options.js';
+import {
+  checkOffset,
+  checkRetention,
+  checkRetentionMs,
+  DEFAULT_RETENTION,
+  DEFAULT_RETENTION_MS,
+  timeTrimSlackMs,
+} from './options.js';
 import {
   compareOffsets,
   type Bus,
@@ -28,6 +35,12 @@ export interface RedisBusOptions {
   prefix?: string;
   /** Events kept in the stream (all leagues together, approximately); default 100,000 per league. */
   retention?: number;
+  /** Events younger than this are kept (unless `retention` caps them); default 36 h. */
+  retentionMs?: number;
+  /** Wall clock in ms, for the time window; default `Date.now` (tests pass a virtual one). */
+  now?: () => number;
+  /** Told how many events younger than `retentionMs` a commit's count trim cut (also logged). */
+  onCapped?: (events: number) => void;
   logger?: Logger;
   /**
    * Replicas that must have every commit (Redis `WAIT`) before it counts as done; default 0. A
@@ -67,6 +80,8 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const { topology } = target;
   const prefix = prefixForTopology(topology, options.prefix);
   const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
+  const retentionMs = checkRetentionMs(options.retentionMs ?? DEFAULT_RETENTION_MS);
+  const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const repeats = new RepeatedErrorLog(logger);
   const waitReplicas = options.waitReplicas ?? 0;
@@ -135,9 +150,26 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     lastGeneratedId,
   };
 
+  /** The ids of a commit's reply, after reporting a `capped:<n>` it ends with. */
+  function capReport(reply: string[]): string[] {
+    const last = reply.at(-1);
+    if (last === undefined || !last.startsWith('capped:')) return reply;
+    const cut = Number(last.slice('capped:'.length));
+    // Folded while it lasts: a cap too small for the day cuts on every commit.
+    repeats.log(
+      'warn',
+      'retention-capped',
+      { events: cut, retention, retentionHours: retentionMs / 3_600_000 },
+      'bus: the retention cap trimmed events younger than the retention window; raise COURTSIDE_RETENTION',
+    );
+    options.onCapped?.(cut);
+    return reply.slice(0, -1);
+  }
+
   return {
     kind: 'redis',
     retention,
+    retentionMs,
 
     async commit(game, events, delta, owner) {
       // Serialised first: a value JSON cannot encode fails here, before anything is sent.
@@ -159,12 +191,15 @@ export function createRedisBus(options: RedisBusOptions): Bus {
         deletes.length,
         commitToken(events),
         delta.replace === true ? '1' : '',
+        Math.floor(now()) - retentionMs,
+        Math.floor(now()) - retentionMs - timeTrimSlackMs(retentionMs),
       ];
       for (const [field, value] of sets) args.push(field, JSON.stringify(value ?? null));
       for (const field of deletes) args.push(field);
       for (const event of events) args.push(JSON.stringify(event));
-      const ids = await run('commit', () => cmd.courtsideCommit(...args));
-      if (ids === null) return null;
+      const reply = await run('commit', () => cmd.courtsideCommit(...args));
+      if (reply === null) return null;
+      const ids = capReport(reply);
       if (waitReplicas > 0) {
         const acked = await run('commit', () => cmd.wait(waitReplicas, REPLICA_WAIT_MS));
         if (acked < waitReplicas) {
