@@ -1,11 +1,11 @@
 import type { GameEvent } from '../model/events.js';
 import { BusClosedError, BusUnavailableError, InvalidOptionsError } from '../core/errors.js';
-import { isLeague } from '../core/leagues.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { RepeatedErrorLog } from '../core/repeated-log.js';
 import { commitToken } from './commit-token.js';
 import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { prefixForTopology, redisKeys } from './redis-keys.js';
+import { gameMethods } from './redis-games.js';
 import { defineBusCommands, type BusCommands } from './redis-scripts.js';
 import { tailFrom, toEvents, type StreamEntry } from './redis-tail.js';
 import { parseRedisUrl } from './redis-url.js';
@@ -18,14 +18,7 @@ import {
   DEFAULT_RETENTION_MS,
   timeTrimSlackMs,
 } from './options.js';
-import {
-  compareOffsets,
-  type Bus,
-  type GameKey,
-  type LogBounds,
-  type Offset,
-  type StoredGame,
-} from './types.js';
+import { compareOffsets, type Bus, type LogBounds, type Offset } from './types.js';
 
 export { gameMetaKey } from './redis-keys.js';
 
@@ -93,7 +86,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const streamKey = keys.stream;
   const gamesKey = keys.games;
   const trimmedKey = keys.trimmed;
-  const { lease: leaseKey, offer: offerKey, meta: metaKey, entries: entriesKey } = keys;
+  const { lease: leaseKey, meta: metaKey, entries: entriesKey } = keys;
   const { lastCommit: lastCommitKey, member } = keys;
 
   const cmd = connectRedis(target, {
@@ -166,6 +159,8 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     return reply.slice(0, -1);
   }
 
+  const games = gameMethods(cmd, keys, run);
+
   return {
     kind: 'redis',
     retention,
@@ -217,65 +212,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       return events.map((event, i) => ({ ...event, offset: ids[i] }) as GameEvent);
     },
 
-    async loadGame(game) {
-      const [meta, entries] = await run('loadGame', async () => {
-        const replies = await cmd.multi().get(metaKey(game)).hgetall(entriesKey(game)).exec();
-        if (!replies) throw new Error('transaction aborted');
-        for (const [err] of replies) if (err) throw err;
-        return [replies[0]?.[1] as string | null, replies[1]?.[1] as Record<string, string>];
-      });
-      if (meta === null && Object.keys(entries).length === 0) return undefined;
-      const stored: StoredGame = { meta: meta === null ? null : JSON.parse(meta), entries: new Map() };
-      for (const [field, value] of Object.entries(entries)) stored.entries.set(field, JSON.parse(value));
-      return stored;
-    },
-
-    async listGames() {
-      return run('listGames', async () => {
-        const members = await cmd.smembers(gamesKey);
-        const keys: GameKey[] = [];
-        for (const m of members) {
-          const colon = m.indexOf(':');
-          const league = m.slice(0, colon);
-          if (colon > 0 && isLeague(league)) keys.push({ league, gameId: m.slice(colon + 1) });
-        }
-        if (keys.length === 0) return [];
-        const metas = await cmd.mget(keys.map(metaKey));
-        const out: Array<GameKey & { meta: unknown }> = [];
-        const gone: string[] = [];
-        keys.forEach((key, i) => {
-          const meta = metas[i];
-          if (meta !== null && meta !== undefined) out.push({ ...key, meta: JSON.parse(meta) });
-          else gone.push(member(key));
-        });
-        // Expired (or deleted) since it was listed: its member goes too. A commit re-adds it.
-        if (gone.length > 0) await cmd.srem(gamesKey, ...gone);
-        return out;
-      });
-    },
-
-    async deleteGame(game) {
-      await run('deleteGame', () =>
-        cmd
-          .multi()
-          .del(metaKey(game), entriesKey(game), lastCommitKey(game))
-          .srem(gamesKey, member(game))
-          .exec(),
-      );
-    },
-
-    async expireGame(game, ttlMs) {
-      const ms = Math.max(1, Math.ceil(ttlMs));
-      await run('expireGame', () =>
-        cmd
-          .multi()
-          .pexpire(metaKey(game), ms)
-          .pexpire(entriesKey(game), ms)
-          .pexpire(lastCommitKey(game), ms)
-          .exec(),
-      );
-    },
-
+    ...games,
     async read(after, limit) {
       checkOffset(after, 'read');
       if (limit <= 0) return run('read', async () => []);
@@ -308,32 +245,6 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       const start = after !== null ? Promise.resolve(after) : lastGeneratedId();
       start.catch(() => undefined);
       return tailFrom(tailContext, start, signal);
-    },
-
-    async acquireLease(game, owner, ttlMs) {
-      const held = await run('acquireLease', () =>
-        cmd.courtsideAcquire(leaseKey(game), owner, Math.max(1, Math.ceil(ttlMs))),
-      );
-      return held === 2 ? 'taken' : held === 1 ? 'renewed' : false;
-    },
-
-    async releaseLease(game, owner) {
-      await run('releaseLease', () => cmd.courtsideRelease(leaseKey(game), owner));
-    },
-
-    async offerCopy(game, owner, seq, ttlMs) {
-      const reply = await run('offerCopy', () =>
-        cmd.courtsideOffer(
-          offerKey(game),
-          metaKey(game),
-          owner,
-          seq === null ? '' : String(seq),
-          Math.max(1, Math.ceil(ttlMs)),
-        ),
-      );
-      if (reply === null || reply === 'stored') return reply;
-      const bar = reply.indexOf('|');
-      return { seq: Number(reply.slice(0, bar)), owner: reply.slice(bar + 1) };
     },
 
     onDataLost(listener) {
