@@ -1,7 +1,14 @@
 import type { GameEvent } from '../model/events.js';
 import { BusClosedError } from '../core/errors.js';
 import { commitToken } from './commit-token.js';
-import { checkOffset, checkRetention, DEFAULT_RETENTION, TAIL_BATCH_LIMIT } from './options.js';
+import {
+  checkOffset,
+  checkRetention,
+  checkRetentionMs,
+  DEFAULT_RETENTION,
+  DEFAULT_RETENTION_MS,
+  TAIL_BATCH_LIMIT,
+} from './options.js';
 import type {
   Bus,
   CopyOffer,
@@ -14,8 +21,12 @@ import type {
 } from './types.js';
 
 export interface MemoryBusOptions {
-  /** Events kept in the log (all leagues together); default 100,000 per league. */
+  /** Events kept in the log at most (all leagues together); default 250,000 per league. */
   retention?: number;
+  /** Events younger than this are kept (unless `retention` caps them); default 36 h. */
+  retentionMs?: number;
+  /** Told how many events younger than `retentionMs` the count cap cut. */
+  onCapped?: (events: number) => void;
   /** Wall clock in ms, for offsets and lease expiry; default `Date.now` (tests pass a virtual one). */
   now?: () => number;
 }
@@ -50,6 +61,7 @@ interface Lease {
  */
 export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
+  const retentionMs = checkRetentionMs(options.retentionMs ?? DEFAULT_RETENTION_MS);
   const now = options.now ?? Date.now;
 
   // The ring: `ring[(start + i) % retention]` is the i-th oldest retained entry.
@@ -69,6 +81,14 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
   const at = (i: number): Entry => ring[(start + i) % retention] as Entry;
 
+  function dropOldest(): void {
+    trimmedThrough = at(0).event.offset ?? null;
+    // Emptied, so a quiet league's old events are not held until the ring comes round.
+    delete ring[start];
+    start = (start + 1) % retention;
+    size -= 1;
+  }
+
   function append(event: NewGameEvent): GameEvent {
     const ms = Math.max(Math.floor(now()), lastMs);
     if (ms === lastMs) lastN += 1;
@@ -78,10 +98,15 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     }
     const stored = { ...event, offset: `${ms}-${lastN}` } as GameEvent;
     const entry: Entry = { ms, n: lastN, event: stored };
+    // Same semantics as Redis, exactly rather than in chunks: older than the window goes first...
+    const keepFrom = ms - retentionMs;
+    while (size > 0 && at(0).ms < keepFrom) dropOldest();
     if (size < retention) {
       ring[(start + size) % retention] = entry;
       size += 1;
     } else {
+      // ...and the count caps what is left, told when it cuts into the window.
+      if (at(0).ms >= keepFrom) options.onCapped?.(1);
       trimmedThrough = at(0).event.offset ?? null;
       ring[start] = entry;
       start = (start + 1) % retention;
@@ -165,6 +190,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   return {
     kind: 'memory',
     retention,
+    retentionMs,
 
     async commit(game, events, delta: GameStateDelta, owner) {
       ensureOpen('commit');

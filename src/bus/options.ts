@@ -2,47 +2,42 @@ import { InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES } from '../core/leagues.js';
 import { OFFSET_PATTERN, type Offset } from './types.js';
 
-/** Events kept per league: a full NBA slate produces ~6,000 events a night, so this holds weeks. */
-export const DEFAULT_RETENTION_PER_LEAGUE = 100_000;
+/**
+ * Events kept per league at most: a safety cap on memory, not the retention itself (that is
+ * `DEFAULT_RETENTION_MS`). A college Saturday makes 50,000-80,000 events in one league, so the cap
+ * holds such a day with room; a full NBA slate (~6,000 a night) never comes near it.
+ */
+export const DEFAULT_RETENTION_PER_LEAGUE = 250_000;
+
+/**
+ * How long events are kept: 36 hours holds a whole day of games (noon tip-offs to West Coast
+ * games ending after midnight) and the next morning, when clients that slept resume from the
+ * night's last offset.
+ */
+export const DEFAULT_RETENTION_MS = 36 * 3_600_000;
+
+/**
+ * A time trim waits until the oldest event is this much older than the window (1% of it, at most
+ * a minute), so it removes a chunk of events at a time rather than one per commit.
+ */
+export function timeTrimSlackMs(retentionMs: number): number {
+  return Math.min(60_000, Math.floor(retentionMs / 100));
+}
+
+export function checkRetentionMs(retentionMs: number): number {
+  if (!Number.isSafeInteger(retentionMs) || retentionMs < 1) {
+    throw new InvalidOptionsError(
+      `retentionMs must be a positive integer of milliseconds, got ${String(retentionMs)}`,
+    );
+  }
+  return retentionMs;
+}
 
 /**
  * The log is one stream for every league (docs/decisions.md), so it keeps per-league × leagues:
  * the leagues polled by default.
  */
 export const DEFAULT_RETENTION = DEFAULT_RETENTION_PER_LEAGUE * DEFAULT_LEAGUES.length;
-
-export const DEFAULT_PREFIX = 'courtside:';
-
-/**
- * The default prefix on a Redis Cluster. Its hash tag puts every key of the log and game state in
- * one slot, so the commit script, MULTI and MGET touch one node and the log keeps one total order
- * (docs/decisions.md, "Redis Cluster").
- */
-export const CLUSTER_PREFIX = '{courtside}:';
-
-/** A prefix: letters, digits, `: . _ -`, with at most one `{hash tag}` (non-empty) anywhere in it. */
-export const PREFIX_PATTERN = /^[A-Za-z0-9:._-]*(\{[A-Za-z0-9:._-]+\}[A-Za-z0-9:._-]*)?$/;
-
-/** The `{tag}` part of a prefix, which decides the Cluster slot of every key under it; or undefined. */
-export function hashTagOf(prefix: string): string | undefined {
-  return /\{([^{}]+)\}/.exec(prefix)?.[1];
-}
-
-/**
- * The prefix to use on a Redis whose URL is of `topology`: on a Cluster an unset prefix becomes
- * `CLUSTER_PREFIX` and one without a hash tag is refused, as its keys would spread over slots and
- * every multi-key command would fail with CROSSSLOT. Elsewhere the prefix (or the default) as is.
- */
-export function prefixForTopology(topology: string, prefix: string | undefined): string {
-  if (topology !== 'cluster') return prefix ?? DEFAULT_PREFIX;
-  if (prefix === undefined) return CLUSTER_PREFIX;
-  if (hashTagOf(prefix) === undefined) {
-    throw new InvalidOptionsError(
-      `prefix ${JSON.stringify(prefix)} has no {hash tag}: on a Redis Cluster every key must share one slot, e.g. ${CLUSTER_PREFIX}`,
-    );
-  }
-  return prefix;
-}
 
 /** Most events one `tail` batch or one `read` page carries: bounds a batch's memory and latency. */
 export const TAIL_BATCH_LIMIT = 1_000;

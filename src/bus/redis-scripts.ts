@@ -6,7 +6,8 @@
 /**
  * KEYS: lease, stream, meta, entries, games set, trimmed-through, last-commit.
  * ARGV: owner ('' = unfenced), retention, games-set member, meta JSON, #set, #delete, token,
- *       replace ('1': the entries are replaced by the set, not updated), then #set field/value
+ *       replace ('1': the entries are replaced by the set, not updated), keep-from ms, trim-below
+ *       ms (both '' without a time window), then #set field/value
  *       pairs, #delete fields, and the events' JSON (one per stream entry).
  * Returns the stream ids assigned to the events, or nil (writing nothing) when `owner` does not
  * hold the lease.
@@ -20,6 +21,12 @@
  * by hand: Redis 7.0 does not record what `MAXLEN` trims (`max-deleted-entry-id` only follows
  * XDEL), and a resuming client must know the newest trimmed id to detect a gap. So the script
  * reads the ids about to go, trims exactly those, and stores the newest in the trimmed-through key.
+ *
+ * Retention by time comes first: ARGV[9] is the oldest ms to keep ('' = no time window) and ARGV[10]
+ * the ms below which the oldest entry must lie before a time trim runs (a little older than
+ * ARGV[9], so that a trim removes a chunk rather than an entry per commit). Ids are `<ms>-<n>`, so
+ * `XTRIM MINID` cuts by age. The count then acts as a cap: when it cuts entries younger than
+ * ARGV[9] the reply ends with `capped:<n>` (n = such entries cut), for the caller to warn about.
  */
 export const COMMIT_SCRIPT = `
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then
@@ -40,7 +47,7 @@ local ndel = tonumber(ARGV[6])
 if ARGV[8] == '1' then
   redis.call('DEL', KEYS[4])
 end
-local i = 9
+local i = 11
 for _ = 1, nset do
   redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
   i = i + 2
@@ -56,15 +63,42 @@ local ids = {}
 for j = i, #ARGV do
   ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'e', ARGV[j])
 end
+local keepFrom = tonumber(ARGV[9])
+local trimBelow = tonumber(ARGV[10])
+local function msOf(id)
+  return tonumber(string.match(id, '^(%d+)'))
+end
+if keepFrom and trimBelow then
+  local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)[1]
+  if oldest and msOf(oldest[1]) < trimBelow then
+    local minId = string.format('%.0f', keepFrom) .. '-0'
+    local newestOld = redis.call('XREVRANGE', KEYS[2], '(' .. minId, '-', 'COUNT', 1)[1]
+    redis.call('XTRIM', KEYS[2], 'MINID', minId)
+    redis.call('SET', KEYS[6], newestOld[1])
+  end
+end
 local retention = tonumber(ARGV[2])
 local excess = redis.call('XLEN', KEYS[2]) - retention
+local capped = 0
 if excess > 0 and excess >= math.min(100, retention) then
   local doomed = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', excess)
   redis.call('XTRIM', KEYS[2], 'MAXLEN', retention)
   redis.call('SET', KEYS[6], doomed[#doomed][1])
+  if keepFrom then
+    for k = #doomed, 1, -1 do
+      if msOf(doomed[k][1]) < keepFrom then break end
+      capped = capped + 1
+    end
+  end
 end
 if token ~= '' then
   redis.call('SET', KEYS[7], cjson.encode({ t = token, ids = ids }))
+end
+if capped > 0 then
+  local reply = {}
+  for k = 1, #ids do reply[k] = ids[k] end
+  reply[#ids + 1] = 'capped:' .. capped
+  return reply
 end
 return ids
 `;
@@ -179,3 +213,39 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
 end
 return redis.call('XINFO', 'STREAM', KEYS[1])
 `;
+
+/** The scripts as commands of the command connection (ioredis `defineCommand`). */
+export interface BusCommands {
+  courtsideCommit(...keysAndArgs: Array<string | number>): Promise<string[] | null>;
+  courtsideAcquire(lease: string, owner: string, ttlMs: number): Promise<number>;
+  courtsideRelease(lease: string, owner: string): Promise<number>;
+  courtsideOffer(
+    offer: string,
+    meta: string,
+    owner: string,
+    seq: string,
+    ttlMs: number,
+  ): Promise<string | null>;
+  courtsideEpoch(
+    epoch: string,
+    trimmed: string,
+    stream: string,
+    candidate: string,
+    known: string,
+    seen: string,
+  ): Promise<string>;
+  courtsideStreamInfo(stream: string): Promise<unknown[] | null>;
+}
+
+interface CommandDefiner {
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+}
+
+export function defineBusCommands(cmd: CommandDefiner): void {
+  cmd.defineCommand('courtsideCommit', { numberOfKeys: 7, lua: COMMIT_SCRIPT });
+  cmd.defineCommand('courtsideAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+  cmd.defineCommand('courtsideRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  cmd.defineCommand('courtsideEpoch', { numberOfKeys: 3, lua: EPOCH_SCRIPT });
+  cmd.defineCommand('courtsideOffer', { numberOfKeys: 2, lua: OFFER_SCRIPT });
+  cmd.defineCommand('courtsideStreamInfo', { numberOfKeys: 1, lua: STREAM_INFO_SCRIPT });
+}

@@ -1,36 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import type { GameEvent } from '../model/events.js';
 import { BusClosedError, BusUnavailableError, InvalidOptionsError } from '../core/errors.js';
-import { isLeague } from '../core/leagues.js';
-import { Backoff } from '../core/backoff.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { RepeatedErrorLog } from '../core/repeated-log.js';
 import { commitToken } from './commit-token.js';
 import { connectRedis, type RedisConnection } from './redis-connection.js';
+import { prefixForTopology, redisKeys } from './redis-keys.js';
+import { gameMethods } from './redis-games.js';
+import { defineBusCommands, type BusCommands } from './redis-scripts.js';
+import { tailFrom, toEvents, type StreamEntry } from './redis-tail.js';
 import { parseRedisUrl } from './redis-url.js';
+import { pause, watchConnection, watchEpoch, withReason } from './redis-watch.js';
 import {
   checkOffset,
   checkRetention,
+  checkRetentionMs,
   DEFAULT_RETENTION,
-  prefixForTopology,
-  TAIL_BATCH_LIMIT,
+  DEFAULT_RETENTION_MS,
+  timeTrimSlackMs,
 } from './options.js';
-import {
-  ACQUIRE_SCRIPT,
-  COMMIT_SCRIPT,
-  EPOCH_SCRIPT,
-  OFFER_SCRIPT,
-  RELEASE_SCRIPT,
-  STREAM_INFO_SCRIPT,
-} from './redis-scripts.js';
-import {
-  compareOffsets,
-  type Bus,
-  type GameKey,
-  type LogBounds,
-  type Offset,
-  type StoredGame,
-} from './types.js';
+import { compareOffsets, type Bus, type LogBounds, type Offset } from './types.js';
+
+export { gameMetaKey } from './redis-keys.js';
 
 export interface RedisBusOptions {
   url: string;
@@ -38,6 +28,12 @@ export interface RedisBusOptions {
   prefix?: string;
   /** Events kept in the stream (all leagues together, approximately); default 100,000 per league. */
   retention?: number;
+  /** Events younger than this are kept (unless `retention` caps them); default 36 h. */
+  retentionMs?: number;
+  /** Wall clock in ms, for the time window; default `Date.now` (tests pass a virtual one). */
+  now?: () => number;
+  /** Told how many events younger than `retentionMs` a commit's count trim cut (also logged). */
+  onCapped?: (events: number) => void;
   logger?: Logger;
   /**
    * Replicas that must have every commit (Redis `WAIT`) before it counts as done; default 0. A
@@ -48,53 +44,14 @@ export interface RedisBusOptions {
   waitReplicas?: number;
 }
 
-interface BusCommands {
-  courtsideCommit(...keysAndArgs: Array<string | number>): Promise<string[] | null>;
-  courtsideAcquire(lease: string, owner: string, ttlMs: number): Promise<number>;
-  courtsideRelease(lease: string, owner: string): Promise<number>;
-  courtsideOffer(
-    offer: string,
-    meta: string,
-    owner: string,
-    seq: string,
-    ttlMs: number,
-  ): Promise<string | null>;
-  courtsideEpoch(
-    epoch: string,
-    trimmed: string,
-    stream: string,
-    candidate: string,
-    known: string,
-    seen: string,
-  ): Promise<string>;
-  courtsideStreamInfo(stream: string): Promise<unknown[] | null>;
-}
 type CommandRedis = RedisConnection & BusCommands;
-
-type StreamEntry = [id: string, fields: string[]];
 
 /** Normal commands give up after this many reconnect attempts, so callers see an error in < 1 s and back off. */
 const MAX_RETRIES_PER_REQUEST = 2;
-/** A blocked XREAD returns after this long even when idle, so a silently dead socket is noticed. */
-const BLOCK_MS = 5_000;
 /** How long a commit waits for its replicas: a healthy replica acknowledges in milliseconds. */
 const REPLICA_WAIT_MS = 1_000;
 /** Shutdown must finish within the daemon's 5 s budget even if Redis does not answer QUIT. */
 const QUIT_TIMEOUT_MS = 1_000;
-/**
- * Backoff between failed tail reads (a tail connection itself never gives up): quick for a blip,
- * at most 5 s for a failure that lasts, jittered so the gateways of a deployment do not retry in step.
- */
-const TAIL_RETRY = { baseMs: 250, maxMs: 5_000 };
-
-/**
- * The key of a game's meta (its diff state, with the snapshot the engine keeps), for readers
- * outside the bus that need one field of it without a bus of their own (the alert worker's colours).
- */
-export function gameMetaKey(prefix: string, game: GameKey): string {
-  return `${prefix}game:${game.league}:${game.gameId}:meta`;
-}
-
 /**
  * The bus on Redis. The log is one stream `<prefix>events` (ids are the offsets; trimmed in
  * chunks like `MAXLEN ~`, the newest trimmed id kept in `<prefix>events:trimmed`); game state is `<prefix>game:<league>:<id>:meta` (JSON) and `...:entries` (hash of
@@ -116,6 +73,8 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const { topology } = target;
   const prefix = prefixForTopology(topology, options.prefix);
   const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
+  const retentionMs = checkRetentionMs(options.retentionMs ?? DEFAULT_RETENTION_MS);
+  const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const repeats = new RepeatedErrorLog(logger);
   const waitReplicas = options.waitReplicas ?? 0;
@@ -123,27 +82,18 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     // WAIT names no key, so a Cluster client cannot send it to the node that holds the log.
     throw new InvalidOptionsError('waitReplicas is not supported on a Redis Cluster');
   }
-  const streamKey = `${prefix}events`;
-  const gamesKey = `${prefix}games`;
-  const trimmedKey = `${prefix}events:trimmed`;
-  const epochKey = `${prefix}epoch`;
-  const leaseKey = (g: GameKey): string => `${prefix}lease:${g.league}:${g.gameId}`;
-  const offerKey = (g: GameKey): string => `${prefix}offer:${g.league}:${g.gameId}`;
-  const metaKey = (g: GameKey): string => gameMetaKey(prefix, g);
-  const entriesKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:entries`;
-  const lastCommitKey = (g: GameKey): string => `${prefix}game:${g.league}:${g.gameId}:last-commit`;
-  const member = (g: GameKey): string => `${g.league}:${g.gameId}`;
+  const keys = redisKeys(prefix);
+  const streamKey = keys.stream;
+  const gamesKey = keys.games;
+  const trimmedKey = keys.trimmed;
+  const { lease: leaseKey, meta: metaKey, entries: entriesKey } = keys;
+  const { lastCommit: lastCommitKey, member } = keys;
 
   const cmd = connectRedis(target, {
     name: 'courtside-bus',
     maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
   }) as CommandRedis;
-  cmd.defineCommand('courtsideCommit', { numberOfKeys: 7, lua: COMMIT_SCRIPT });
-  cmd.defineCommand('courtsideAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
-  cmd.defineCommand('courtsideRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
-  cmd.defineCommand('courtsideEpoch', { numberOfKeys: 3, lua: EPOCH_SCRIPT });
-  cmd.defineCommand('courtsideOffer', { numberOfKeys: 2, lua: OFFER_SCRIPT });
-  cmd.defineCommand('courtsideStreamInfo', { numberOfKeys: 1, lua: STREAM_INFO_SCRIPT });
+  defineBusCommands(cmd);
   watchConnection(cmd, 'commands', logger, () => closed);
   /** Why the command connection is down: a failed command only says that ioredis gave up retrying. */
   let downReason: string | undefined;
@@ -151,39 +101,9 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   cmd.on('ready', () => (downReason = undefined));
 
   const tails = new Set<RedisConnection>();
-  const dataLostListeners = new Set<() => void>();
   let closed = false;
-  /** The newest id this instance has seen, and the dataset it saw it in: see EPOCH_SCRIPT. */
-  let highWater: Offset | null = null;
-  let epoch = '';
-  const saw = (offset: Offset | null | undefined): void => {
-    if (offset && offset !== '0-0' && (highWater === null || compareOffsets(offset, highWater) > 0)) {
-      highWater = offset;
-    }
-  };
-  cmd.on('ready', () => {
-    cmd
-      .courtsideEpoch(epochKey, trimmedKey, streamKey, randomUUID(), epoch, highWater ?? '')
-      .then((current) => {
-        if (epoch !== '' && current !== epoch) {
-          logger.warn(
-            { lostThrough: highWater },
-            'bus: Redis lost its data; older offsets now count as trimmed',
-          );
-          for (const listener of dataLostListeners) listener();
-        }
-        epoch = current;
-      })
-      // Without it a Redis that lost its data goes unnoticed, and resumes across the loss look exact.
-      .catch((err: Error) =>
-        repeats.log(
-          'warn',
-          err.message,
-          { err: err.message },
-          'bus: epoch check failed; retried on reconnect',
-        ),
-      );
-  });
+  const epochWatch = watchEpoch(cmd, cmd.courtsideEpoch.bind(cmd), keys, logger, repeats);
+  const saw = (offset: Offset | null | undefined): void => epochWatch.saw(offset);
 
   async function run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     if (closed) throw new BusClosedError(operation);
@@ -193,23 +113,6 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       if (closed) throw new BusClosedError(operation);
       throw new BusUnavailableError(operation, { cause: withReason(err, downReason) });
     }
-  }
-
-  function toEvents(entries: readonly StreamEntry[]): GameEvent[] {
-    const out: GameEvent[] = [];
-    for (const [id, fields] of entries) {
-      const json = fieldValue(fields, 'e');
-      try {
-        if (json === undefined) throw new Error('no field "e"');
-        const event = JSON.parse(json) as GameEvent;
-        event.offset = id;
-        out.push(event);
-      } catch (err) {
-        // Someone else's entry in our stream: skipping it keeps every reader going.
-        logger.warn({ id, err: (err as Error).message }, 'bus: skipping unreadable stream entry');
-      }
-    }
-    return out;
   }
 
   async function streamInfo(): Promise<Map<string, unknown> | undefined> {
@@ -229,72 +132,39 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     return id;
   }
 
-  async function* tailFrom(
-    start: Promise<Offset>,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<GameEvent[]> {
-    if (closed || signal?.aborted) return;
-    const conn = connectRedis(target, { name: 'courtside-bus-tail', maxRetriesPerRequest: null });
-    tails.add(conn);
-    watchConnection(conn, 'tail', logger, () => closed || signal?.aborted === true);
-    // A blocked XREAD only ends when its connection does.
-    const onAbort = (): void => conn.disconnect();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const stopped = (): boolean => closed || signal?.aborted === true;
-    const backoff = new Backoff(TAIL_RETRY);
-    try {
-      let cursor: Offset | undefined;
-      while (cursor === undefined && !stopped()) {
-        try {
-          cursor = await start;
-        } catch {
-          await pause(backoff.next(), signal);
-          start = lastGeneratedId();
-          // Not awaited when the tail stops meanwhile: its failure then concerns no one.
-          start.catch(() => undefined);
-        }
-      }
-      while (!stopped() && cursor !== undefined) {
-        let reply: Array<[string, StreamEntry[]]> | null;
-        try {
-          reply = await conn.xread(
-            'COUNT',
-            TAIL_BATCH_LIMIT,
-            'BLOCK',
-            BLOCK_MS,
-            'STREAMS',
-            streamKey,
-            cursor,
-          );
-        } catch (err) {
-          if (stopped()) break;
-          // Redis answered with an error (e.g. the key is not a stream): retrying cannot help.
-          if ((err as Error).name === 'ReplyError') throw new BusUnavailableError('tail', { cause: err });
-          const message = (err as Error).message;
-          repeats.log('warn', message, { err: message }, 'bus: tail read failed; retrying');
-          await pause(backoff.next(), signal);
-          continue;
-        }
-        backoff.reset();
-        const entries = reply?.[0]?.[1];
-        const lastId = entries?.at(-1)?.[0];
-        if (!entries || lastId === undefined) continue;
-        // Resume after the last id read, even if every entry in the batch was unreadable.
-        cursor = lastId;
-        saw(lastId);
-        const batch = toEvents(entries);
-        if (batch.length > 0) yield batch;
-      }
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      tails.delete(conn);
-      conn.disconnect();
-    }
+  const tailContext = {
+    target,
+    streamKey,
+    logger,
+    repeats,
+    tails,
+    closed: () => closed,
+    saw,
+    lastGeneratedId,
+  };
+
+  /** The ids of a commit's reply, after reporting a `capped:<n>` it ends with. */
+  function capReport(reply: string[]): string[] {
+    const last = reply.at(-1);
+    if (last === undefined || !last.startsWith('capped:')) return reply;
+    const cut = Number(last.slice('capped:'.length));
+    // Folded while it lasts: a cap too small for the day cuts on every commit.
+    repeats.log(
+      'warn',
+      'retention-capped',
+      { events: cut, retention, retentionHours: retentionMs / 3_600_000 },
+      'bus: the retention cap trimmed events younger than the retention window; raise COURTSIDE_RETENTION',
+    );
+    options.onCapped?.(cut);
+    return reply.slice(0, -1);
   }
+
+  const games = gameMethods(cmd, keys, run);
 
   return {
     kind: 'redis',
     retention,
+    retentionMs,
 
     async commit(game, events, delta, owner) {
       // Serialised first: a value JSON cannot encode fails here, before anything is sent.
@@ -316,12 +186,15 @@ export function createRedisBus(options: RedisBusOptions): Bus {
         deletes.length,
         commitToken(events),
         delta.replace === true ? '1' : '',
+        Math.floor(now()) - retentionMs,
+        Math.floor(now()) - retentionMs - timeTrimSlackMs(retentionMs),
       ];
       for (const [field, value] of sets) args.push(field, JSON.stringify(value ?? null));
       for (const field of deletes) args.push(field);
       for (const event of events) args.push(JSON.stringify(event));
-      const ids = await run('commit', () => cmd.courtsideCommit(...args));
-      if (ids === null) return null;
+      const reply = await run('commit', () => cmd.courtsideCommit(...args));
+      if (reply === null) return null;
+      const ids = capReport(reply);
       if (waitReplicas > 0) {
         const acked = await run('commit', () => cmd.wait(waitReplicas, REPLICA_WAIT_MS));
         if (acked < waitReplicas) {
@@ -339,65 +212,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       return events.map((event, i) => ({ ...event, offset: ids[i] }) as GameEvent);
     },
 
-    async loadGame(game) {
-      const [meta, entries] = await run('loadGame', async () => {
-        const replies = await cmd.multi().get(metaKey(game)).hgetall(entriesKey(game)).exec();
-        if (!replies) throw new Error('transaction aborted');
-        for (const [err] of replies) if (err) throw err;
-        return [replies[0]?.[1] as string | null, replies[1]?.[1] as Record<string, string>];
-      });
-      if (meta === null && Object.keys(entries).length === 0) return undefined;
-      const stored: StoredGame = { meta: meta === null ? null : JSON.parse(meta), entries: new Map() };
-      for (const [field, value] of Object.entries(entries)) stored.entries.set(field, JSON.parse(value));
-      return stored;
-    },
-
-    async listGames() {
-      return run('listGames', async () => {
-        const members = await cmd.smembers(gamesKey);
-        const keys: GameKey[] = [];
-        for (const m of members) {
-          const colon = m.indexOf(':');
-          const league = m.slice(0, colon);
-          if (colon > 0 && isLeague(league)) keys.push({ league, gameId: m.slice(colon + 1) });
-        }
-        if (keys.length === 0) return [];
-        const metas = await cmd.mget(keys.map(metaKey));
-        const out: Array<GameKey & { meta: unknown }> = [];
-        const gone: string[] = [];
-        keys.forEach((key, i) => {
-          const meta = metas[i];
-          if (meta !== null && meta !== undefined) out.push({ ...key, meta: JSON.parse(meta) });
-          else gone.push(member(key));
-        });
-        // Expired (or deleted) since it was listed: its member goes too. A commit re-adds it.
-        if (gone.length > 0) await cmd.srem(gamesKey, ...gone);
-        return out;
-      });
-    },
-
-    async deleteGame(game) {
-      await run('deleteGame', () =>
-        cmd
-          .multi()
-          .del(metaKey(game), entriesKey(game), lastCommitKey(game))
-          .srem(gamesKey, member(game))
-          .exec(),
-      );
-    },
-
-    async expireGame(game, ttlMs) {
-      const ms = Math.max(1, Math.ceil(ttlMs));
-      await run('expireGame', () =>
-        cmd
-          .multi()
-          .pexpire(metaKey(game), ms)
-          .pexpire(entriesKey(game), ms)
-          .pexpire(lastCommitKey(game), ms)
-          .exec(),
-      );
-    },
-
+    ...games,
     async read(after, limit) {
       checkOffset(after, 'read');
       if (limit <= 0) return run('read', async () => []);
@@ -409,7 +224,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
           >,
       );
       saw(entries.at(-1)?.[0]);
-      return toEvents(entries);
+      return toEvents(entries, logger);
     },
 
     async bounds(): Promise<LogBounds> {
@@ -429,45 +244,18 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       // "From now on" is fixed when tail() is called, not when iteration starts.
       const start = after !== null ? Promise.resolve(after) : lastGeneratedId();
       start.catch(() => undefined);
-      return tailFrom(start, signal);
-    },
-
-    async acquireLease(game, owner, ttlMs) {
-      const held = await run('acquireLease', () =>
-        cmd.courtsideAcquire(leaseKey(game), owner, Math.max(1, Math.ceil(ttlMs))),
-      );
-      return held === 2 ? 'taken' : held === 1 ? 'renewed' : false;
-    },
-
-    async releaseLease(game, owner) {
-      await run('releaseLease', () => cmd.courtsideRelease(leaseKey(game), owner));
-    },
-
-    async offerCopy(game, owner, seq, ttlMs) {
-      const reply = await run('offerCopy', () =>
-        cmd.courtsideOffer(
-          offerKey(game),
-          metaKey(game),
-          owner,
-          seq === null ? '' : String(seq),
-          Math.max(1, Math.ceil(ttlMs)),
-        ),
-      );
-      if (reply === null || reply === 'stored') return reply;
-      const bar = reply.indexOf('|');
-      return { seq: Number(reply.slice(0, bar)), owner: reply.slice(bar + 1) };
+      return tailFrom(tailContext, start, signal);
     },
 
     onDataLost(listener) {
-      dataLostListeners.add(listener);
-      return () => dataLostListeners.delete(listener);
+      return epochWatch.onDataLost(listener);
     },
 
     async close() {
       if (closed) return;
       closed = true;
       repeats.flush();
-      dataLostListeners.clear();
+      epochWatch.clear();
       for (const conn of tails) conn.disconnect();
       tails.clear();
       if (cmd.status === 'ready') {
@@ -478,54 +266,6 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   };
 }
 
-function fieldValue(fields: readonly string[], name: string): string | undefined {
-  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
-  return undefined;
-}
-
 function entryId(entry: unknown): Offset | null {
   return Array.isArray(entry) && typeof entry[0] === 'string' ? entry[0] : null;
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-/**
- * "Reached the max retries per request limit (which is 2)" tells a reader nothing about Redis:
- * when the connection's own error is known (refused, unknown host...), that is the cause told.
- */
-function withReason(err: unknown, downReason: string | undefined): unknown {
-  if (downReason === undefined || !(err instanceof Error) || err.name !== 'MaxRetriesPerRequestError') {
-    return err;
-  }
-  return new Error(`Redis unreachable: ${downReason}`, { cause: err });
-}
-
-/** Logs a lost connection once and its recovery once, however many reconnect attempts lie between. */
-function watchConnection(conn: RedisConnection, role: string, logger: Logger, closing: () => boolean): void {
-  let down = false;
-  const lost = (reason: string): void => {
-    if (down || closing()) return;
-    down = true;
-    const log = role === 'commands' ? logger.warn.bind(logger) : logger.debug.bind(logger);
-    log({ role, reason }, 'bus: Redis connection lost; reconnecting');
-  };
-  // Without an 'error' listener ioredis prints every failed attempt itself.
-  conn.on('error', (err: Error) => lost(err.message));
-  conn.on('close', () => lost('connection closed'));
-  conn.on('ready', () => {
-    if (!down) return;
-    down = false;
-    const log = role === 'commands' ? logger.info.bind(logger) : logger.debug.bind(logger);
-    log({ role }, 'bus: Redis connection recovered');
-  });
 }

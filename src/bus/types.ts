@@ -63,10 +63,12 @@ export type NewGameEvent = Omit<GameEvent, 'offset'>;
 export interface Bus {
   readonly kind: 'memory' | 'redis';
   /**
-   * Events retained in the log: exactly this many in memory; at least this many on Redis, which
-   * trims in chunks of up to 100 (like `MAXLEN ~`).
+   * The cap on events retained in the log: exactly this many in memory; on Redis, which trims in
+   * chunks of up to 100 (like `MAXLEN ~`), up to 100 more. Events older than `retentionMs` go sooner.
    */
   readonly retention: number;
+  /** Events younger than this (ms) are kept unless the `retention` cap cuts them (logged). */
+  readonly retentionMs?: number;
 
   /**
    * Atomically appends `events` to the log and applies `delta` to the game's stored state —

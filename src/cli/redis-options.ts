@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { prefixForTopology } from '../bus/options.js';
+import { prefixForTopology } from '../bus/redis-keys.js';
 import { InvalidOptionsError } from '../core/errors.js';
 import { InvalidRedisUrlError, parseRedisUrl } from '../bus/redis-url.js';
 

@@ -51,7 +51,11 @@ export function registerServe(program: Command): void {
     )
     .option('--tokens <list>', 'bearer tokens, comma-separated (COURTSIDE_TOKENS; unset: no auth)')
     .option('--origins <list>', 'allowed browser origins, comma-separated (COURTSIDE_ORIGINS; unset: any)')
-    .option('--retention <n>', 'events kept in the log per league (COURTSIDE_RETENTION, default 100000)')
+    .option('--retention <n>', 'most events kept in the log per league (COURTSIDE_RETENTION, default 250000)')
+    .option(
+      '--retention-hours <h>',
+      'events younger than this are kept (COURTSIDE_RETENTION_HOURS, default 36)',
+    )
     .option(
       '--finished-game-ttl <seconds>',
       'how long a finished game stays listed (COURTSIDE_FINISHED_GAME_TTL, default 86400)',

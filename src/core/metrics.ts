@@ -274,6 +274,18 @@ export const eventLogRetention = registered(
   'Events the event log keeps before it trims the oldest (COURTSIDE_RETENTION times the leagues)',
 );
 
+export const eventLogRetentionSeconds = registered(
+  Gauge,
+  'courtside_event_log_retention_window_seconds',
+  'How long the event log keeps events before it trims them by age (COURTSIDE_RETENTION_HOURS)',
+);
+
+export const eventLogCapped = registered(
+  Counter,
+  'courtside_event_log_capped_events_total',
+  'Events younger than the retention window that the count cap (COURTSIDE_RETENTION) trimmed',
+);
+
 export const eventLogTrimmed = registered(
   Gauge,
   'courtside_event_log_trimmed',

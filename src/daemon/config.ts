@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
-import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
+import { DEFAULT_PREFIX, PREFIX_PATTERN, prefixForTopology } from '../bus/redis-keys.js';
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
@@ -44,8 +44,10 @@ export interface Config {
   tokens: string[];
   /** Allowed `Origin` values for browsers; empty: any origin. */
   origins: string[];
-  /** Events kept in the log per league. */
+  /** Events kept in the log per league at most: a cap, warned about when it cuts the time window. */
   retention: number;
+  /** Events younger than this many hours are kept (unless the `retention` cap cuts them). */
+  retentionHours: number;
   /** How long a finished game's state stays on the bus, in seconds. */
   finishedGameTtlS: number;
   /** Until when after Eastern midnight the previous Eastern day's board is read too (`HH:MM`, Eastern). */
@@ -93,6 +95,7 @@ export interface ConfigFlags {
   tokens?: string;
   origins?: string;
   retention?: string | number;
+  retentionHours?: string | number;
   finishedGameTtl?: string | number;
   previousDayUntil?: string;
   userAgent?: string;
@@ -113,12 +116,19 @@ export interface ConfigFlags {
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '0.0.0.0';
-export const DEFAULT_PREFIX = 'courtside:';
+/** One definition, the bus's: the daemon's default is where the bus looks without a prefix. */
+export { DEFAULT_PREFIX };
 export const DEFAULT_SUMMARY_INTERVAL_MS = 3000;
 // Faster than once a second would hammer the upstream for no visible gain.
 export const MIN_SUMMARY_INTERVAL_MS = 1000;
-// A full NBA game is ~500 plays, so 100,000 covers weeks of games per league.
-export const DEFAULT_RETENTION = 100_000;
+// A cap, not the retention (that is the hours): a college Saturday makes 50,000-80,000 events in
+// one league, which 250,000 holds with room, while still bounding the memory a runaway feed takes.
+export const DEFAULT_RETENTION = 250_000;
+// A whole day of games, from noon tip-offs to West Coast finishes after midnight, plus the next
+// morning, when clients that slept resume from the night's last offset.
+export const DEFAULT_RETENTION_HOURS = 36;
+// A year: longer windows are the cap's job, and a typo like 36000 should not pass silently.
+export const MAX_RETENTION_HOURS = 8_784;
 // A day: finished games stay listed (snapshots, /v1/games) through the next day's morning.
 export const DEFAULT_FINISHED_GAME_TTL_S = 86_400;
 // Below this a busy evening's slate would be trimmed before reconnecting clients could resume.
@@ -279,6 +289,12 @@ const FIELDS = {
     flag: 'retention',
     default: String(DEFAULT_RETENTION),
     schema: intIn(MIN_RETENTION, 100_000_000, `an integer number of events, at least ${MIN_RETENTION}`),
+  },
+  retentionHours: {
+    env: 'COURTSIDE_RETENTION_HOURS',
+    flag: 'retentionHours',
+    default: String(DEFAULT_RETENTION_HOURS),
+    schema: intIn(1, MAX_RETENTION_HOURS, `an integer number of hours from 1 to ${MAX_RETENTION_HOURS}`),
   },
   finishedGameTtlS: {
     env: 'COURTSIDE_FINISHED_GAME_TTL',

@@ -19,7 +19,7 @@ import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/eng
 import { DEFAULT_LEAGUES, LEAGUES } from '../core/leagues.js';
 import { createClient, type CourtsideClient } from '../client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import { gamesFed, instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
+import { eventLogCapped, gamesFed, instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
 import { polls, servesViewers } from '../core/role.js';
 import {
   createApiRoutes,
@@ -112,6 +112,8 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
     // The log is one stream for every league, so it keeps the per-league figure for each league
     // polled, and never less than for the two default ones (other instances may poll those).
     retention: config.retention * Math.max(config.leagues.length, DEFAULT_LEAGUES.length),
+    retentionMs: config.retentionHours * 3_600_000,
+    onCapped: (events) => eventLogCapped.inc(events),
     logger: logger.child({ component: 'bus' }),
     waitReplicas: config.waitReplicas,
   });

@@ -1,6 +1,12 @@
 import type { Bus } from '../bus/types.js';
 import type { RedisTopology } from '../bus/redis-url.js';
-import { eventLogRetention, eventLogSpan, eventLogTrimmed, redisUp } from '../core/metrics.js';
+import {
+  eventLogRetention,
+  eventLogRetentionSeconds,
+  eventLogSpan,
+  eventLogTrimmed,
+  redisUp,
+} from '../core/metrics.js';
 
 /**
  * The gauges of the store, read when Prometheus scrapes: whether Redis answers, and how much of
@@ -12,7 +18,7 @@ export interface StoreProbe {
 }
 
 export interface StoreProbeOptions {
-  bus: Pick<Bus, 'retention' | 'bounds'>;
+  bus: Pick<Bus, 'retention' | 'retentionMs' | 'bounds'>;
   /** Absent: no Redis, and no `courtside_redis_up`. */
   redis?: {
     /** Resolves when Redis answers, rejects when not. */
@@ -27,6 +33,7 @@ export interface StoreProbeOptions {
 export function createStoreProbe(options: StoreProbeOptions): StoreProbe {
   const now = options.now ?? Date.now;
   eventLogRetention.set(options.bus.retention);
+  if (options.bus.retentionMs !== undefined) eventLogRetentionSeconds.set(options.bus.retentionMs / 1000);
   return {
     async refresh() {
       const [up] = await Promise.all([ping(options.redis?.ping), readLog()]);

@@ -20,9 +20,9 @@ busContract('memory', async ({ retention }) => {
 });
 
 describe('createMemoryBus', () => {
-  it('keeps 100,000 events per league by default', () => {
+  it('caps the log at 250,000 events per league by default', () => {
     expect(createMemoryBus().retention).toBe(DEFAULT_RETENTION);
-    expect(DEFAULT_RETENTION).toBe(200_000);
+    expect(DEFAULT_RETENTION).toBe(500_000);
   });
 
   it('rejects a retention that is not a positive integer, naming the field', () => {

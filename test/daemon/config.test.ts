@@ -16,7 +16,8 @@ describe('loadConfig', () => {
       liveBudget: 30,
       tokens: [],
       origins: [],
-      retention: 100_000,
+      retention: 250_000,
+      retentionHours: 36,
       finishedGameTtlS: 86_400,
       previousDayUntil: '06:00',
       userAgent: undefined,
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
         COURTSIDE_TOKENS: 'a1, b2,,',
         COURTSIDE_ORIGINS: 'https://example.com,http://localhost:3000',
         COURTSIDE_RETENTION: '5000',
+        COURTSIDE_RETENTION_HOURS: '72',
         COURTSIDE_FINISHED_GAME_TTL: '3600',
         COURTSIDE_PREVIOUS_DAY_UNTIL: '04:30',
         LOG_LEVEL: 'debug',
@@ -75,6 +77,7 @@ describe('loadConfig', () => {
       tokens: ['a1', 'b2'],
       origins: ['https://example.com', 'http://localhost:3000'],
       retention: 5000,
+      retentionHours: 72,
       finishedGameTtlS: 3600,
       previousDayUntil: '04:30',
       userAgent: undefined,
@@ -139,6 +142,13 @@ describe('loadConfig', () => {
     [{ COURTSIDE_TRUSTED_PROXIES: 'proxy.local' }, 'COURTSIDE_TRUSTED_PROXIES', 'IP addresses'],
     [{ COURTSIDE_ON_DEMAND_BURST: '0' }, 'COURTSIDE_ON_DEMAND_BURST', 'from 1 to 10000'],
     [{ COURTSIDE_RETENTION: '-1' }, 'COURTSIDE_RETENTION', 'integer number of events'],
+    [
+      { COURTSIDE_RETENTION_HOURS: '0' },
+      'COURTSIDE_RETENTION_HOURS',
+      'integer number of hours from 1 to 8784',
+    ],
+    [{ COURTSIDE_RETENTION_HOURS: '1.5' }, 'COURTSIDE_RETENTION_HOURS', 'integer number of hours'],
+    [{ COURTSIDE_RETENTION_HOURS: '36h' }, 'COURTSIDE_RETENTION_HOURS', 'integer number of hours'],
     [{ COURTSIDE_FINISHED_GAME_TTL: '59' }, 'COURTSIDE_FINISHED_GAME_TTL', 'seconds from 60'],
     [{ COURTSIDE_ORIGINS: 'https://example.com/path' }, 'COURTSIDE_ORIGINS', 'origins like'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'one of fatal'],
@@ -162,6 +172,8 @@ describe('loadConfig', () => {
   it('names the flag when the bad value came from a flag', () => {
     expect(() => loadConfig({ env: {}, flags: { summaryInterval: '10' } })).toThrow(/--summary-interval/);
     expect(() => loadConfig({ env: {}, flags: { redis: 'nope' } })).toThrow(/--redis/);
+    expect(() => loadConfig({ env: {}, flags: { retentionHours: '0' } })).toThrow(/--retention-hours/);
+    expect(loadConfig({ env: {}, flags: { retentionHours: '48' } }).retentionHours).toBe(48);
   });
 
   it('hides tokens and Redis passwords when described for logs', () => {

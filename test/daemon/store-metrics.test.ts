@@ -2,7 +2,13 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createBus } from '../../src/bus/index.js';
 import type { Bus } from '../../src/bus/types.js';
-import { eventLogRetention, eventLogSpan, eventLogTrimmed, redisUp } from '../../src/core/metrics.js';
+import {
+  eventLogRetention,
+  eventLogRetentionSeconds,
+  eventLogSpan,
+  eventLogTrimmed,
+  redisUp,
+} from '../../src/core/metrics.js';
 import { createStoreProbe } from '../../src/daemon/store-metrics.js';
 import { makeEvents } from '../support/events.js';
 import { freePort } from '../support/free-port.js';
@@ -31,6 +37,8 @@ describe.skipIf(!redis)('store gauges, on Redis', () => {
     let now = Date.now();
     const probe = createStoreProbe({ bus, timeoutMs: 1_000, now: () => now });
     expect(await value(eventLogRetention)).toBe(100);
+    // The default window, 36 h, in seconds.
+    expect(await value(eventLogRetentionSeconds)).toBe(36 * 3_600);
 
     await bus.commit(g, makeEvents(g, 1, 50), { meta: null });
     const first = (await bus.bounds()).first!;
