@@ -1,4 +1,4 @@
-import { hashTagOf, prefixForTopology } from '../src/bus/options.js';
+import { DEFAULT_PREFIX, hashTagOf, prefixForTopology } from '../src/bus/options.js';
 import {
   connectRedis,
   type RedisConnection,
@@ -20,8 +20,8 @@ export function queueName(queue: typeof EVENTS_QUEUE | typeof WEBHOOKS_QUEUE, bo
   return bot === undefined ? queue : `${queue}.${bot}`;
 }
 
-/** The project's default Redis key prefix (the bus uses the same). */
-export const DEFAULT_PREFIX = 'courtside:';
+/** The project's default Redis key prefix: the bus's, so that workers find the daemon's keys. */
+export { DEFAULT_PREFIX };
 
 /**
  * The project prefix a worker or producer uses on the Redis at `redisUrl`: as `serve` chooses it, so

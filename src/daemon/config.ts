@@ -1,13 +1,19 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
-import { PREFIX_PATTERN, prefixForTopology } from '../bus/options.js';
+import {
+  DEFAULT_PREFIX,
+  DEFAULT_RETENTION_PER_LEAGUE,
+  PREFIX_PATTERN,
+  prefixForTopology,
+} from '../bus/options.js';
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
 import { LOG_FORMATS, type LogFormat } from '../core/log.js';
 import type { BucketLimit } from '../core/token-bucket.js';
 import { DEFAULT_ON_DEMAND_BUDGET } from '../espn/http.js';
+import { MIN_SUMMARY_INTERVAL_MS } from '../../streams/engine-config.js';
 import {
   ACCEPTED_USER_AGENT_FORM,
   blockedUserAgentForm,
@@ -109,12 +115,7 @@ export interface ConfigFlags {
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '0.0.0.0';
-export const DEFAULT_PREFIX = 'courtside:';
 export const DEFAULT_SUMMARY_INTERVAL_MS = 3000;
-// Faster than once a second would hammer the upstream for no visible gain.
-export const MIN_SUMMARY_INTERVAL_MS = 1000;
-// A full NBA game is ~500 plays, so 100,000 covers weeks of games per league.
-export const DEFAULT_RETENTION = 100_000;
 // A day: finished games stay listed (snapshots, /v1/games) through the next day's morning.
 export const DEFAULT_FINISHED_GAME_TTL_S = 86_400;
 // Below this a busy evening's slate would be trimmed before reconnecting clients could resume.
@@ -266,7 +267,7 @@ const FIELDS = {
   retention: {
     env: 'COURTSIDE_RETENTION',
     flag: 'retention',
-    default: String(DEFAULT_RETENTION),
+    default: String(DEFAULT_RETENTION_PER_LEAGUE),
     schema: intIn(MIN_RETENTION, 100_000_000, `an integer number of events, at least ${MIN_RETENTION}`),
   },
   finishedGameTtlS: {
