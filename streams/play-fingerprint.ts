@@ -1,3 +1,4 @@
+import { isObject } from '../src/core/is-object.js';
 import type { PlayRow } from '../src/model/events.js';
 
 /** The `plays` table's columns, in its order: what a `play.updated` compares. */
@@ -70,6 +71,16 @@ export function diffColumns(
     }
   }
   return { changed, previous: before };
+}
+
+/**
+ * A raw play's id as text (ESPN sends a string, some payloads a number), or null when it has none:
+ * the one reading of it, so that the diff and the push merge key plays alike.
+ */
+export function rawPlayId(play: unknown): string | null {
+  if (!isObject(play)) return null;
+  const id = play.id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
 /** The subset of ESPN's raw play that the `plays` columns are read from. */

@@ -1,3 +1,5 @@
+import { isObject } from '../src/core/is-object.js';
+
 /** A player as the summary's box score lists him or her. */
 export interface RosterEntry {
   teamId: string;
@@ -5,8 +7,6 @@ export interface RosterEntry {
   jersey: string | null;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string | null =>
   typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null;
@@ -18,17 +18,17 @@ const text = (v: unknown): string | null =>
  */
 export function readRoster(summary: unknown): Map<string, RosterEntry> {
   const out = new Map<string, RosterEntry>();
-  const box = isObj(summary) ? summary.boxscore : undefined;
-  if (!isObj(box)) return out;
+  const box = isObject(summary) ? summary.boxscore : undefined;
+  if (!isObject(box)) return out;
   for (const team of list(box.players)) {
-    if (!isObj(team)) continue;
-    const teamId = isObj(team.team) ? text(team.team.id) : null;
+    if (!isObject(team)) continue;
+    const teamId = isObject(team.team) ? text(team.team.id) : null;
     if (teamId === null) continue;
     for (const group of list(team.statistics)) {
-      if (!isObj(group)) continue;
+      if (!isObject(group)) continue;
       for (const entry of list(group.athletes)) {
-        const athlete = isObj(entry) ? entry.athlete : undefined;
-        if (!isObj(athlete)) continue;
+        const athlete = isObject(entry) ? entry.athlete : undefined;
+        if (!isObject(athlete)) continue;
         const id = text(athlete.id);
         if (id === null || out.has(id)) continue;
         out.set(id, {

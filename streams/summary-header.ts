@@ -1,5 +1,6 @@
 import { UpstreamPayloadError } from '../src/core/errors.js';
 import type { Conference, GameState, SnapshotTeam } from '../src/model/events.js';
+import { isObject } from '../src/core/is-object.js';
 
 /** What the engine reads from a summary's `header` (the game's own status, teams and score). */
 export interface SummaryHeader {
@@ -24,7 +25,6 @@ export interface HeaderSide {
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
 
@@ -46,21 +46,21 @@ export function readSummaryHeader(raw: unknown, where: string): SummaryHeader {
   const fail = (reason: string): never => {
     throw new UpstreamPayloadError(where, reason);
   };
-  if (!isObj(raw)) return fail('summary is not an object');
+  if (!isObject(raw)) return fail('summary is not an object');
   const header = raw.header;
-  if (!isObj(header)) return fail('summary has no header');
+  if (!isObject(header)) return fail('summary has no header');
   const competitions = header.competitions;
   const competition = Array.isArray(competitions) ? competitions[0] : undefined;
-  if (!isObj(competition)) return fail('summary header has no competition');
-  const status = isObj(competition.status) ? competition.status : fail('competition has no status');
-  const type = isObj(status.type) ? status.type : fail('status has no type');
+  if (!isObject(competition)) return fail('summary header has no competition');
+  const status = isObject(competition.status) ? competition.status : fail('competition has no status');
+  const type = isObject(status.type) ? status.type : fail('status has no type');
   const state = type.state;
   if (state !== 'pre' && state !== 'in' && state !== 'post')
     return fail(`status state ${String(state)} is unknown`);
   const competitors = Array.isArray(competition.competitors) ? competition.competitors : [];
-  const home = competitors.find((c) => isObj(c) && c.homeAway === 'home');
-  const away = competitors.find((c) => isObj(c) && c.homeAway === 'away');
-  if (!isObj(home) || !isObj(away)) return fail('competition lacks a home and an away competitor');
+  const home = competitors.find((c) => isObject(c) && c.homeAway === 'home');
+  const away = competitors.find((c) => isObject(c) && c.homeAway === 'away');
+  if (!isObject(home) || !isObject(away)) return fail('competition lacks a home and an away competitor');
   return {
     state,
     name: str(type.name),
@@ -76,10 +76,10 @@ export function readSummaryHeader(raw: unknown, where: string): SummaryHeader {
 }
 
 function side(c: Obj, competition: Obj, fail: (reason: string) => never): HeaderSide {
-  const team = isObj(c.team) ? c.team : fail('competitor has no team');
+  const team = isObject(c.team) ? c.team : fail('competitor has no team');
   const id = str(team.id) ?? str(c.id) ?? fail('competitor team has no id');
   const logos = Array.isArray(team.logos) ? team.logos : [];
-  const firstLogo = logos.find(isObj);
+  const firstLogo = logos.find(isObject);
   return {
     team: {
       id,
@@ -111,10 +111,10 @@ export function rankOf(value: unknown): number | null {
  * carry no groups: null.
  */
 function conferenceOf(team: Obj, competition: Obj): Conference | null {
-  const groups = isObj(team.groups) ? team.groups : null;
+  const groups = isObject(team.groups) ? team.groups : null;
   const id = groups && groups.isConference !== false ? str(groups.id) : null;
   if (id === null || id === '') return null;
-  const game = isObj(competition.groups) ? competition.groups : null;
+  const game = isObject(competition.groups) ? competition.groups : null;
   const name = game && str(game.id) === id ? str(game.name) : null;
   return { id, name };
 }

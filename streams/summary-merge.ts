@@ -1,4 +1,5 @@
 import { isObject } from '../src/tables/cells.js';
+import { rawPlayId } from './play-fingerprint.js';
 import { compareProgress, readSummaryHeader } from './summary-header.js';
 
 /**
@@ -11,9 +12,6 @@ import { compareProgress, readSummaryHeader } from './summary-header.js';
  *   entered late that a lost patch carried), each after the play before it in the summary's
  *   order. Header, scores and the rest stay the push document's.
  */
-
-const playId = (p: unknown): string | null =>
-  isObject(p) && (typeof p.id === 'string' || typeof p.id === 'number') ? String(p.id) : null;
 
 export interface Reconciled {
   /** The summary to diff. */
@@ -28,8 +26,8 @@ export function reconcileSummary(pushDoc: unknown, polled: unknown, where: strin
   if (!isObject(pushDoc) || !isObject(polled)) return { doc: polled, pollWins: true, added: 0 };
   const pushPlays = Array.isArray(pushDoc.plays) ? (pushDoc.plays as unknown[]) : [];
   const polledPlays = Array.isArray(polled.plays) ? (polled.plays as unknown[]) : [];
-  const newest = playId(pushPlays[pushPlays.length - 1]);
-  const polledIds = new Set(polledPlays.map(playId));
+  const newest = rawPlayId(pushPlays[pushPlays.length - 1]);
+  const polledIds = new Set(polledPlays.map(rawPlayId));
   let pushHeader;
   try {
     pushHeader = readSummaryHeader(pushDoc, where);
@@ -44,12 +42,12 @@ export function reconcileSummary(pushDoc: unknown, polled: unknown, where: strin
 
   // Ids already in the document, or already queued: a summary listing a play twice adds it once
   // (and a play queued after itself would be placed forever).
-  const known = new Set(pushPlays.map(playId));
+  const known = new Set(pushPlays.map(rawPlayId));
   const missing = new Map<string | null, unknown[]>();
   let before: string | null = null;
   let added = 0;
   for (const p of polledPlays) {
-    const id = playId(p);
+    const id = rawPlayId(p);
     if (id === null) continue;
     if (!known.has(id)) {
       known.add(id);
@@ -67,13 +65,13 @@ export function reconcileSummary(pushDoc: unknown, polled: unknown, where: strin
   const place = (id: string | null): void => {
     for (const p of missing.get(id) ?? []) {
       plays.push(p);
-      place(playId(p));
+      place(rawPlayId(p));
     }
   };
   place(null);
   for (const p of pushPlays) {
     plays.push(p);
-    place(playId(p));
+    place(rawPlayId(p));
   }
   return { doc: { ...pushDoc, plays }, pollWins: false, added };
 }

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../src/model/events.js';
+import { CLIENT_ERROR_CODES, CLIENT_OPS } from '../src/server/client-protocol.js';
+import { SERVER_FRAME_TYPES } from '../src/server/delivery/frames.js';
 import { ROOT } from './cli/harness.js';
 
 /**
@@ -62,5 +64,26 @@ describe('README and docs/', () => {
         .filter(({ line }) => outside.test(line)),
     );
     expect(offending).toEqual([]);
+  });
+});
+
+describe('docs/protocol.md, frames and error codes', () => {
+  const page = read('docs/protocol.md');
+  /** The first column of the table under a heading: its backticked names, in order. */
+  const tableOf = (heading: string): string[] => {
+    const section = page.split(`\n${heading}\n`)[1]?.split('\n#')[0] ?? '';
+    return [...section.matchAll(/^\| `([a-z_]+)` +\|/gm)].map((m) => m[1] ?? '');
+  };
+
+  it('lists exactly the client operations of CLIENT_OPS', () => {
+    expect(tableOf('### Client → server')).toEqual([...CLIENT_OPS]);
+  });
+
+  it('lists exactly the server frame types of SERVER_FRAME_TYPES', () => {
+    expect(tableOf('### Server → client')).toEqual([...SERVER_FRAME_TYPES]);
+  });
+
+  it('lists exactly the error codes of CLIENT_ERROR_CODES', () => {
+    expect(tableOf('### Errors').sort()).toEqual([...CLIENT_ERROR_CODES].sort());
   });
 });

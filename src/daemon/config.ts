@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { InvalidRedisUrlError, parseRedisUrl, redactRedisUrl } from '../bus/redis-url.js';
 import { DEFAULT_PREFIX, PREFIX_PATTERN, prefixForTopology } from '../bus/redis-keys.js';
+import { DEFAULT_RETENTION_MS, DEFAULT_RETENTION_PER_LEAGUE } from '../bus/options.js';
 import { InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, type League } from '../core/leagues.js';
 import { INSTANCE_ROLES, type InstanceRole } from '../core/role.js';
@@ -9,6 +10,7 @@ import { LOG_FORMATS, type LogFormat } from '../core/log.js';
 import type { BucketLimit } from '../core/token-bucket.js';
 import { DEFAULT_ON_DEMAND_BUDGET } from '../espn/http.js';
 import { DEFAULT_LIVE_BUDGET } from '../../streams/poll-budget.js';
+import { MIN_SUMMARY_INTERVAL_MS } from '../../streams/engine-config.js';
 import {
   ACCEPTED_USER_AGENT_FORM,
   blockedUserAgentForm,
@@ -116,17 +118,8 @@ export interface ConfigFlags {
 export const DEFAULT_UPSTREAM = 'https://site.api.espn.com';
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '0.0.0.0';
-/** One definition, the bus's: the daemon's default is where the bus looks without a prefix. */
-export { DEFAULT_PREFIX };
 export const DEFAULT_SUMMARY_INTERVAL_MS = 3000;
-// Faster than once a second would hammer the upstream for no visible gain.
-export const MIN_SUMMARY_INTERVAL_MS = 1000;
-// A cap, not the retention (that is the hours): a college Saturday makes 50,000-80,000 events in
-// one league, which 250,000 holds with room, while still bounding the memory a runaway feed takes.
-export const DEFAULT_RETENTION = 250_000;
-// A whole day of games, from noon tip-offs to West Coast finishes after midnight, plus the next
-// morning, when clients that slept resume from the night's last offset.
-export const DEFAULT_RETENTION_HOURS = 36;
+export const DEFAULT_RETENTION_HOURS = DEFAULT_RETENTION_MS / 3_600_000;
 // A year: longer windows are the cap's job, and a typo like 36000 should not pass silently.
 export const MAX_RETENTION_HOURS = 8_784;
 // A day: finished games stay listed (snapshots, /v1/games) through the next day's morning.
@@ -287,7 +280,7 @@ const FIELDS = {
   retention: {
     env: 'COURTSIDE_RETENTION',
     flag: 'retention',
-    default: String(DEFAULT_RETENTION),
+    default: String(DEFAULT_RETENTION_PER_LEAGUE),
     schema: intIn(MIN_RETENTION, 100_000_000, `an integer number of events, at least ${MIN_RETENTION}`),
   },
   retentionHours: {

@@ -10,6 +10,7 @@
  * `{"pl": <document>}`. Public FastCast clients decode a `pl` given as JSON text as well, so a
  * wrapper whose `pl` is a string holding the document is unwrapped too.
  */
+import { isObject } from '../core/is-object.js';
 
 /** Why a checkpoint body was refused: bounded, a metric label. */
 export type CheckpointFault = 'not_object' | 'bad_wrapper' | 'no_header' | 'other_game';
@@ -20,7 +21,6 @@ export type CheckpointCheck =
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const idOf = (v: unknown): string | null =>
   typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null;
 
@@ -40,16 +40,16 @@ function unwrap(body: Obj): { document: unknown } | { error: string } {
 
 /** Checks a downloaded checkpoint body for game `gameId`; never throws. */
 export function checkCheckpoint(body: unknown, gameId: string): CheckpointCheck {
-  if (!isObj(body)) return fail('not_object', `checkpoint is ${describe(body)}, not a JSON object`);
+  if (!isObject(body)) return fail('not_object', `checkpoint is ${describe(body)}, not a JSON object`);
   const unwrapped = unwrap(body);
   if ('error' in unwrapped) return fail('bad_wrapper', unwrapped.error);
   const doc = unwrapped.document;
-  if (!isObj(doc))
+  if (!isObject(doc))
     return fail('bad_wrapper', `checkpoint wrapper {"pl": ...} holds ${describe(doc)}, not a JSON object`);
   const header = doc.header;
-  if (!isObj(header)) return fail('no_header', 'checkpoint has no header object (not a game summary)');
+  if (!isObject(header)) return fail('no_header', 'checkpoint has no header object (not a game summary)');
   const competition = Array.isArray(header.competitions) ? (header.competitions[0] as unknown) : undefined;
-  if (!isObj(competition)) return fail('no_header', 'checkpoint header has no competition');
+  if (!isObject(competition)) return fail('no_header', 'checkpoint header has no competition');
   const ids = [idOf(header.id), idOf(competition.id)].filter((id): id is string => id !== null);
   if (!ids.includes(gameId))
     return fail(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { VERSION } from '../core/version.js';
 import {
   CLIENT_ERROR_CODES,
+  CLIENT_OPS as CLIENT_MESSAGES,
   clientMessageSchemas,
   DEFAULT_LIMITS,
   MAX_DELAY_SECONDS,
@@ -26,8 +27,6 @@ const channelMsgRef = (channel: string, name: string): Json => ({
   $ref: `#/channels/${channel}/messages/${name}`,
 });
 
-/** The client messages, by the name the document gives them. */
-const CLIENT_MESSAGES = ['subscribe', 'unsubscribe', 'ping'] as const;
 type ClientOp = (typeof CLIENT_MESSAGES)[number];
 
 const frameName = (type: ServerFrameType): string => `${type}Frame`;

@@ -99,6 +99,13 @@ export interface SubscribeRequest {
 
 export type ClientMessage = SubscribeRequest | { op: 'unsubscribe'; id: string } | { op: 'ping' };
 
+/** Every `op` a client may send, as data so that the AsyncAPI document and the docs list exactly these. */
+export const CLIENT_OPS = [
+  'subscribe',
+  'unsubscribe',
+  'ping',
+] as const satisfies readonly ClientMessage['op'][];
+
 export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; error: ClientError };
 
 const SUB_ID = z

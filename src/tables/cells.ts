@@ -1,3 +1,4 @@
+import { isObject } from '../core/is-object.js';
 import type { ColumnType } from './column-groups.js';
 import type { Cell } from './schema.js';
 
@@ -13,9 +14,7 @@ const INT32_MAX = 2147483647;
 
 export type Json = unknown;
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+export { isObject };
 
 /** The object at `value`, or an empty object: lets parsers walk wrongly shaped payloads. */
 export function obj(value: unknown): Record<string, unknown> {
