@@ -63,18 +63,8 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
   const meta = state.meta;
   const body = raw as Record<string, unknown>;
 
-  // Leaving or entering a postponement/suspension is news, never staleness.
-  const irregular = isIrregularStatus(h.name) || isIrregularStatus(meta.statusName);
-  if (meta.state !== null && !irregular && isStale(h, meta, body.plays, state.plays.order.length)) {
-    if (state.staleStreak + 1 < STALE_ACCEPT_AFTER) {
-      state.staleStreak++;
-      return {
-        kind: 'stale',
-        reason: `status ${h.state} period ${h.period ?? '?'} clock ${h.clock ?? '?'} is behind ${meta.state} period ${meta.period ?? '?'} clock ${meta.clock ?? '?'}`,
-        streak: state.staleStreak,
-      };
-    }
-  }
+  const stale = staleDiff(state, h, body.plays);
+  if (stale) return stale;
 
   const ids = eventIds(state.league, state.gameId);
   const at = new Date(ctx.now).toISOString();
@@ -179,6 +169,27 @@ export function diffSummary(state: GameDiffState, raw: unknown, ctx: DiffContext
       state.wpSeen = winprob.seen;
     },
   };
+}
+
+/**
+ * The stale phase: a response behind what was already seen is ignored (and counted) until it has
+ * come STALE_ACCEPT_AFTER times in a row; then it is believed. Null when the response goes on.
+ */
+function staleDiff(state: GameDiffState, h: SummaryHeader, plays: unknown): SummaryDiff | null {
+  const meta = state.meta;
+  // Leaving or entering a postponement/suspension is news, never staleness.
+  const irregular = isIrregularStatus(h.name) || isIrregularStatus(meta.statusName);
+  if (meta.state !== null && !irregular && isStale(h, meta, plays, state.plays.order.length)) {
+    if (state.staleStreak + 1 < STALE_ACCEPT_AFTER) {
+      state.staleStreak++;
+      return {
+        kind: 'stale',
+        reason: `status ${h.state} period ${h.period ?? '?'} clock ${h.clock ?? '?'} is behind ${meta.state} period ${meta.period ?? '?'} clock ${meta.clock ?? '?'}`,
+        streak: state.staleStreak,
+      };
+    }
+  }
+  return null;
 }
 
 /**
