@@ -3,7 +3,7 @@ import type { eventIds } from './event-ids.js';
 import { draft } from './game-diff-draft.js';
 import type { GameDiffState } from './game-state.js';
 import { diffPlays, type PlayDiff, type PlayRecord } from './play-diff.js';
-import { sameRawPlay, type RawPlay } from './play-fingerprint.js';
+import { rawPlayId, sameRawPlay, type RawPlay } from './play-fingerprint.js';
 import type { DraftEvent, PollPlay } from './poll-order.js';
 
 /** A summary diff's plays phase: removals, then additions, updates and moves in list order. */
@@ -20,8 +20,7 @@ export interface PlaysPhase {
 }
 
 const RAW_SOURCE = {
-  idOf: (p: RawPlay): string | null =>
-    typeof p?.id === 'string' ? p.id : typeof p?.id === 'number' ? String(p.id) : null,
+  idOf: (p: RawPlay): string | null => rawPlayId(p),
   same: sameRawPlay,
 };
 

@@ -1,3 +1,4 @@
+import { isObject } from '../src/core/is-object.js';
 import type { eventIds } from './event-ids.js';
 import { draft } from './game-diff-draft.js';
 import type { GameDiffState, GameMeta } from './game-state.js';
@@ -17,9 +18,6 @@ export interface WinprobPhase {
   readonly latest: GameMeta['winProbability'] | undefined;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function diffWinprob(
   state: GameDiffState,
   raw: unknown,
@@ -37,7 +35,7 @@ export function diffWinprob(
   let latest: GameMeta['winProbability'] = state.meta.winProbability;
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
-    if (!isObj(item)) continue;
+    if (!isObject(item)) continue;
     const playId =
       typeof item.playId === 'string'
         ? item.playId

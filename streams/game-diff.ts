@@ -38,7 +38,14 @@ export interface DiffContext {
 }
 
 export type SummaryDiff =
-  | { kind: 'stale'; reason: string; streak: number }
+  | {
+      kind: 'stale';
+      reason: string;
+      /** The streak of stale responses this one makes. */
+      streak: number;
+      /** Counts this response in the game's stale streak; call once it is taken as ignored. */
+      apply(): void;
+    }
   | {
       kind: 'diff';
       events: NewGameEvent[];
@@ -180,12 +187,15 @@ function staleDiff(state: GameDiffState, h: SummaryHeader, plays: unknown): Summ
   // Leaving or entering a postponement/suspension is news, never staleness.
   const irregular = isIrregularStatus(h.name) || isIrregularStatus(meta.statusName);
   if (meta.state !== null && !irregular && isStale(h, meta, plays, state.plays.order.length)) {
-    if (state.staleStreak + 1 < STALE_ACCEPT_AFTER) {
-      state.staleStreak++;
+    const streak = state.staleStreak + 1;
+    if (streak < STALE_ACCEPT_AFTER) {
       return {
         kind: 'stale',
         reason: `status ${h.state} period ${h.period ?? '?'} clock ${h.clock ?? '?'} is behind ${meta.state} period ${meta.period ?? '?'} clock ${meta.clock ?? '?'}`,
-        streak: state.staleStreak,
+        streak,
+        apply() {
+          state.staleStreak = streak;
+        },
       };
     }
   }

@@ -300,6 +300,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
       ...(t.rowFresh ? { scoreboardRow: t.row } : {}),
     });
     if (result.kind === 'stale') {
+      result.apply();
       logger.info({ ...key, streak: result.streak }, `stale summary ignored: ${result.reason}`);
       pollSucceeded(t);
       return 'continue';

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './cli/harness.js';
@@ -35,23 +36,20 @@ export function missingPaths(text: string, repoPaths: readonly string[]): string
   );
 }
 
-const SKIPPED = new Set(['node_modules', 'dist', '.git']);
-
-/** Every file and folder (folders with a trailing slash) below root, repository-relative. */
+/**
+ * Every tracked file and folder (folders with a trailing slash), repository-relative: what a
+ * contributor's clone holds, not what a test run or a build left beside it (artifacts/, dist/).
+ */
 function repoPaths(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, prefix: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
-      const rel = `${prefix}${entry.name}`;
-      if (entry.isDirectory()) {
-        out.push(`${rel}/`);
-        walk(join(dir, entry.name), `${rel}/`);
-      } else out.push(rel);
-    }
-  };
-  walk(ROOT, '');
-  return out;
+  const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  const folders = new Set<string>();
+  for (const file of files) {
+    const parts = file.split('/');
+    for (let i = 1; i < parts.length; i++) folders.add(`${parts.slice(0, i).join('/')}/`);
+  }
+  return [...files, ...folders];
 }
 
 const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
@@ -83,9 +81,7 @@ describe('docs/architecture.md', () => {
   });
 
   it('describes every top-level folder and every folder under src/', () => {
-    const top = readdirSync(ROOT, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith('.'))
-      .map((e) => `${e.name}/`);
+    const top = paths.filter((p) => /^[^/.][^/]*\/$/.test(p));
     const underSrc = paths.filter((p) => p.startsWith('src/') && p.endsWith('/'));
     expect(top).toContain('src/');
     expect(underSrc.length).toBeGreaterThan(10);

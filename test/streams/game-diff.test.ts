@@ -28,9 +28,8 @@ const ctx = (now = T0) => ({
 /** Diffs and applies (as if committed); returns the events. */
 function poll(state: GameDiffState, raw: unknown, now = T0): GameEvent[] {
   const d = diffSummary(state, raw, ctx(now));
-  if (d.kind === 'stale') return [];
   d.apply();
-  return d.events as GameEvent[];
+  return d.kind === 'stale' ? [] : (d.events as GameEvent[]);
 }
 
 const plays = (n: number, from = 0) => Array.from({ length: n }, (_, i) => rawPlay(from + i));
@@ -166,7 +165,12 @@ describe('diffSummary', () => {
     const old = live({ plays: plays(3), clock: '9:30', home: 2 });
     for (let i = 1; i < STALE_ACCEPT_AFTER; i++) {
       const d = diffSummary(s, old, ctx());
-      expect(d.kind).toBe('stale');
+      if (d.kind !== 'stale') throw new Error(`response ${i} not taken for stale`);
+      // Nothing changes before apply(): a caller that drops the result leaves the streak as it was.
+      expect(s.staleStreak).toBe(i - 1);
+      expect(d.streak).toBe(i);
+      d.apply();
+      expect(s.staleStreak).toBe(i);
     }
     expect(s.meta.seq).toBe(seq);
     // The same regression seen STALE_ACCEPT_AFTER times in a row is the upstream's new truth.

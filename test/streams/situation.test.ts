@@ -345,9 +345,8 @@ const ctx = (now = T0) => ({
 
 function poll(state: GameDiffState, raw: unknown): GameEvent[] {
   const d = diffSummary(state, raw, ctx());
-  if (d.kind === 'stale') return [];
   d.apply();
-  return d.events as GameEvent[];
+  return d.kind === 'stale' ? [] : (d.events as GameEvent[]);
 }
 
 const foul = (n: number, team: '1' | '2', over: Json = {}) =>
