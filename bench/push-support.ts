@@ -26,9 +26,12 @@ export interface UpstreamChild<Info> {
   end(): void;
 }
 
-/** Starts `script` with `--upstream-child` and reads its first line. */
-export async function spawnUpstreamChild<Info>(script: string): Promise<UpstreamChild<Info>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, CHILD_FLAG], {
+/** Starts `script` with `--upstream-child` (then `args`) and reads its first line. */
+export async function spawnUpstreamChild<Info>(
+  script: string,
+  args: readonly string[] = [],
+): Promise<UpstreamChild<Info>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, CHILD_FLAG, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const queue: Array<(line: string) => void> = [];
