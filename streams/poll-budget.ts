@@ -48,9 +48,11 @@ export interface PollBudget {
    * Whether the game's summary may be requested now: null when its effective interval has not
    * passed since its last request (within half a tick, as the ticks themselves drift), or the
    * budget is more than a tick in debt; else how long to wait before sending it (0: at once), the
-   * request being counted.
+   * request being counted. With `scheduled`, the caller's own schedule already spaced this request
+   * (a pushed game's reconciliation, or its final corrections when the game ends): only the
+   * budget's debt can refuse it.
    */
-  tryRequest(id: string): { waitMs: number } | null;
+  tryRequest(id: string, scheduled?: boolean): { waitMs: number } | null;
 }
 
 interface Demand {
@@ -121,12 +123,12 @@ export function createPollBudget(options: PollBudgetOptions): PollBudget {
       if (dirty) share();
       return games.get(id)?.effectiveMs ?? tickMs;
     },
-    tryRequest(id) {
+    tryRequest(id, scheduled = false) {
       if (dirty) share();
       const d = games.get(id);
       if (d === undefined) return null;
       const t = now();
-      if (d.lastAt !== null && t - d.lastAt < d.effectiveMs - tickMs / 2) return null;
+      if (!scheduled && d.lastAt !== null && t - d.lastAt < d.effectiveMs - tickMs / 2) return null;
       const take = bucket.take(t, 1, tickMs);
       if (!take.ok) return null;
       d.lastAt = t + take.waitMs;

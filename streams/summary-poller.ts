@@ -124,7 +124,10 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     ctx.budget.want(id, pushed ? (ctx.push?.reconcileMs ?? intervals.summaryMs) : intervals.summaryMs, first);
     const effective = ctx.budget.effectiveMs(id);
     t.status.effectiveIntervalMs = effective;
-    const grant = ctx.budget.tryRequest(id);
+    // A pushed game's polls are spaced by push health (pollDue): a reconciliation, or the final
+    // corrections asked for at the end, are due when it says so, and spacing them again by the
+    // reconciliation interval would put off the final score by up to that long.
+    const grant = ctx.budget.tryRequest(id, pushed);
     if (grant === null) return false;
     pollIntervalEffective.observe({ league: t.key.league }, effective / 1000);
     // Paced behind the requests of other games that came due at the same moment.

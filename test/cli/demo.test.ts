@@ -76,9 +76,11 @@ describe('courtside demo', () => {
     const demo = runCli(['demo', '--port', '0', '--games', '2', '--seed', '11', '--speed', '3000']);
     runs.push(demo);
     const [, base = ''] = await demo.waitForStdout(/^daemon at (http:\/\/\S+)$/m);
-    const first = [...demo.stdout().matchAll(/^overlay: \S+\/overlay\/(mens|womens)\/(\d+)$/gm)].map(
-      (m) => m[2],
-    );
+    // The first slate's lines end with the Ctrl-C line; a pipe can deliver them in several chunks,
+    // and at 3000x the next slate's lines may already follow.
+    await demo.waitForStdout(/^Ctrl-C to stop\.$/m);
+    const head = demo.stdout().split(/^Ctrl-C to stop\.$/m)[0] ?? '';
+    const first = [...head.matchAll(/^overlay: \S+\/overlay\/(mens|womens)\/(\d+)$/gm)].map((m) => m[2]);
     expect(first).toHaveLength(2);
     // The slate's lines come together, its watch command last.
     const [slate2 = ''] = await demo.waitForStdout(

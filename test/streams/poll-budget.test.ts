@@ -126,6 +126,23 @@ describe('poll budget', () => {
     expect(budget.tryRequest('nobody')).toBeNull();
   });
 
+  it("lets a pushed game's scheduled poll through before its interval, but not past the budget's debt", () => {
+    const clock = { t: 0 };
+    const budget = createPollBudget({ ratePerSecond: 2, tickMs: 1000, now: () => clock.t });
+    // A pushed game: its reconciliation every 15 s is what it wants of the budget.
+    budget.want('pushed', 15_000, false);
+    expect(budget.tryRequest('pushed', true)).toEqual({ waitMs: 0 });
+    clock.t = 1000;
+    // The game ends a second later: its final corrections are due now, whatever the 15 s say.
+    expect(budget.tryRequest('pushed')).toBeNull();
+    expect(budget.tryRequest('pushed', true)).toEqual({ waitMs: 0 });
+    // Scheduled or not, requests go on credit (2 a second) and one the bucket cannot pay for within
+    // a tick is refused.
+    expect(budget.tryRequest('pushed', true)).toEqual({ waitMs: 500 });
+    expect(budget.tryRequest('pushed', true)).toEqual({ waitMs: 1000 });
+    expect(budget.tryRequest('pushed', true)).toBeNull();
+  });
+
   it('rejects a budget that is not a positive number', () => {
     expect(() => createPollBudget({ ratePerSecond: 0, tickMs: 1000, now: () => 0 })).toThrow(/ratePerSecond/);
   });
