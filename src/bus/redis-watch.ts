@@ -3,17 +3,11 @@ import type { Logger } from '../core/log.js';
 import type { RepeatedErrorLog } from '../core/repeated-log.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
+import type { BusCommands } from './redis-scripts.js';
 import { compareOffsets, type Offset } from './types.js';
 
 /** The epoch script as the command connection defines it (see EPOCH_SCRIPT). */
-export type EpochCommand = (
-  epoch: string,
-  trimmed: string,
-  stream: string,
-  candidate: string,
-  known: string,
-  seen: string,
-) => Promise<string>;
+export type EpochCommand = BusCommands['courtsideEpoch'];
 
 /** The newest id this instance has seen, reported by every read, tail and commit. */
 export interface EpochWatch {
