@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/log.js';
 import {
   checkCheckpointUrl,
   createFastcastClient,
@@ -12,11 +11,10 @@ import { gameTopic } from '../../src/espn/fastcast-frames.js';
 import type { DocumentRequest } from '../../src/espn/http.js';
 import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
+import { BROWSER_AGENT as BROWSER, testFastcastOptions } from '../support/fastcast-test-options.js';
 import { waitFor } from '../support/wait-for.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */
-const BROWSER =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((x) => x.close()));
@@ -51,23 +49,14 @@ async function setup(resyncLimit?: ResyncLimit): Promise<{
   const http = createClient({ upstream: up.url, timeoutMs: 2000, retries: 1, retryBaseMs: 10 });
   open.push(http);
   const client = createFastcastClient(
-    {
-      discoveryUrl: up.fastcastUrl as string,
-      userAgent: BROWSER,
-      origin: 'https://www.espn.com',
-      timeoutMs: 2000,
-      backoffBaseMs: 50,
-      backoffMaxMs: 200,
-      retryTopicMs: 100,
-      resyncMinMs: 50,
+    testFastcastOptions(up.fastcastUrl as string, {
       // The faults below are set for a while at a time: each may resync a few times.
       resyncLimit: resyncLimit ?? { count: 1_000, windowMs: 60_000, pauseMs: 60_000 },
       fetchDocument: (request) => {
         checkpoints.push(request);
         return http.fetchDocument(request);
       },
-      logger: silentLogger,
-    },
+    }),
     {
       document: (tc, update) => {
         expect(tc).toBe(topic);

@@ -1,13 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
-import { silentLogger } from '../../src/core/log.js';
 import { createFastcastClient } from '../../src/espn/fastcast-client.js';
 import { gameTopic } from '../../src/espn/fastcast-frames.js';
 import { startUpstream } from '../../src/simulator/index.js';
+import { testFastcastOptions } from '../support/fastcast-test-options.js';
 import { waitFor } from '../support/wait-for.js';
 
-const BROWSER =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((x) => x.close()));
@@ -31,23 +29,15 @@ describe('FastCast subscription pacing, against the simulator', () => {
     const delivered = new Set<string>();
     const pacing = { ratePerSecond: 20, burst: 4 };
     const client = createFastcastClient(
-      {
-        discoveryUrl: up.fastcastUrl as string,
-        userAgent: BROWSER,
-        origin: 'https://www.espn.com',
+      testFastcastOptions(up.fastcastUrl as string, {
         timeoutMs: 5000,
-        backoffBaseMs: 50,
-        backoffMaxMs: 200,
-        retryTopicMs: 100,
-        resyncMinMs: 50,
         subscribeTimeoutMs: 30_000,
         subscribePacing: pacing,
         fetchDocument: (request) => {
           fetchedAt.push(Date.now());
           return http.fetchDocument(request);
         },
-        logger: silentLogger,
-      },
+      }),
       { document: (tc) => void delivered.add(tc), lost: () => undefined },
     );
     open.unshift(client);
