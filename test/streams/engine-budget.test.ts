@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../../src/core/errors.js';
 import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
 import { Script, scriptedEngine, VirtualClock } from './helpers.js';
+import { maxInAnySecond } from '../support/max-in-any-second.js';
 
 const START = Date.UTC(2025, 0, 1, 0, 0);
 
@@ -20,15 +21,6 @@ function setup(options: Partial<EngineOptions>) {
 
 const summaryTimes = (script: Script): number[] =>
   script.calls.filter((c) => c.op.endsWith('_summary')).map((c) => c.at);
-
-const maxInAnySecond = (times: number[]): number => {
-  let best = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= 1000) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-};
 
 describe('engine: live budget', () => {
   it('refuses a budget that is not a positive number, naming it', () => {

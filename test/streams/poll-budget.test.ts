@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPollBudget, isUrgent, URGENT_WEIGHT } from '../../streams/poll-budget.js';
+import { maxInAnySecond } from '../support/max-in-any-second.js';
 
 /** Ticks every game once per `tickMs` for `ms` of virtual time; returns each game's request times. */
 function run(
@@ -23,16 +24,6 @@ function run(
   clock.t = end;
   return requests;
 }
-
-const maxInAnySecond = (times: number[]): number => {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1000) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-};
 
 describe('poll budget', () => {
   it('does not bind on a pro night: every game keeps its interval and polls every tick', () => {
