@@ -1,4 +1,4 @@
-import { isObject } from '../src/tables/cells.js';
+import { isObject } from '../src/core/is-object.js';
 import { rawPlayId } from './play-fingerprint.js';
 import { compareProgress, readSummaryHeader } from './summary-header.js';
 

@@ -119,11 +119,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
    */
   async function mayRequest(t: GameTracker): Promise<boolean> {
     const id = budgetId(t);
-    const pushed = t.push !== null && t.push.health.name === 'push';
-    const first = t.urgent || ctx.watched(t.key.league, t.key.gameId);
-    ctx.budget.want(id, pushed ? (ctx.push?.reconcileMs ?? intervals.summaryMs) : intervals.summaryMs, first);
-    const effective = ctx.budget.effectiveMs(id);
-    t.status.effectiveIntervalMs = effective;
+    const { pushed, effective } = declareDemand(t);
     // A pushed game's polls are spaced by push health (pollDue): a reconciliation, or the final
     // corrections asked for at the end, are due when it says so, and spacing them again by the
     // reconciliation interval would put off the final score by up to that long.
@@ -133,6 +129,21 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     // Paced behind the requests of other games that came due at the same moment.
     if (grant.waitMs > 0) await firstValueFrom(timer(grant.waitMs, ctx.scheduler));
     return !ctx.isClosed();
+  }
+
+  /**
+   * Tells the budget what the game wants now (a change only marks the shares for recomputing), so
+   * a game that went over to push frees its share at once, not at its next request. Says whether
+   * healthy push feeds it, and its effective interval.
+   */
+  function declareDemand(t: GameTracker): { pushed: boolean; effective: number } {
+    const id = budgetId(t);
+    const pushed = t.push !== null && t.push.health.name === 'push';
+    const first = t.urgent || ctx.watched(t.key.league, t.key.gameId);
+    ctx.budget.want(id, pushed ? (ctx.push?.reconcileMs ?? intervals.summaryMs) : intervals.summaryMs, first);
+    const effective = ctx.budget.effectiveMs(id);
+    t.status.effectiveIntervalMs = effective;
+    return { pushed, effective };
   }
 
   /** Not polling this time; the copy of the state (if any) is kept while it may still be needed. */
@@ -152,6 +163,11 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
   /** This instance holds the lease and polled (or was fed) the game. */
   function pollSucceeded(t: GameTracker): void {
     ctx.book.succeeded(t.status);
+    pollDeferred(t);
+  }
+
+  /** The lease is renewed and the game followed, but its summary waits for a later tick. */
+  function pollDeferred(t: GameTracker): void {
     t.status.state = 'polling';
     t.following = follow(t.following, false, now());
   }
@@ -249,6 +265,7 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
     t.custody = hold(t.custody, diffState);
     const where = `${operationName(key.league, 'summary')}?event=${key.gameId}`;
     const push = t.push;
+    declareDemand(t);
     let raw: unknown;
     let pushed = false;
     const overdue =
@@ -272,8 +289,9 @@ export function createSummaryPollers(ctx: EngineContext, hooks: SummaryPollerHoo
       }
       if (!(overdue && push?.pending) && !(await mayRequest(t))) {
         // The budget stretches this game's interval: the lease is renewed, the summary waits for a
-        // later tick (the next one loses nothing: plays are diffed from the whole summary).
-        pollSucceeded(t);
+        // later tick (the next one loses nothing: plays are diffed from the whole summary). No
+        // request was made, so a failing game's failures and backoff stand as they were.
+        pollDeferred(t);
         return 'continue';
       }
       const polled = await client.call(

@@ -65,7 +65,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const now = options.now ?? Date.now;
 
   // The ring: `ring[(start + i) % retention]` is the i-th oldest retained entry.
-  const ring: Entry[] = [];
+  const ring: Array<Entry | undefined> = [];
   let start = 0;
   let size = 0;
   let trimmedThrough: Offset | null = null;
@@ -83,8 +83,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
   function dropOldest(): void {
     trimmedThrough = at(0).event.offset ?? null;
-    // Emptied, so a quiet league's old events are not held until the ring comes round.
-    delete ring[start];
+    // Emptied, so a quiet league's old events are not held until the ring comes round; a slot
+    // set to undefined rather than deleted keeps the array dense (a holey one is slower to index).
+    ring[start] = undefined;
     start = (start + 1) % retention;
     size -= 1;
   }

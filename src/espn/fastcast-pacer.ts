@@ -7,6 +7,8 @@
  * once, with the latest function, in its first place.
  */
 
+import { TokenBucket } from '../core/token-bucket.js';
+
 export interface PacerOptions {
   readonly ratePerSecond: number;
   readonly burst: number;
@@ -35,45 +37,42 @@ export function createPacer(options: PacerOptions): Pacer {
     throw new PacerOptionsError(`ratePerSecond: expected a positive number, got ${ratePerSecond}`);
   if (!(Number.isInteger(burst) && burst >= 1))
     throw new PacerOptionsError(`burst: expected a whole number of at least 1, got ${burst}`);
-  let tokens = burst;
-  let at = now();
+  const bucket = new TokenBucket({ rate: ratePerSecond, burst }, now());
   let timerDue = false;
   const queue = new Map<string, () => void>();
 
-  const refill = (): void => {
-    const t = now();
-    tokens = Math.min(burst, tokens + ((t - at) * ratePerSecond) / 1000);
-    at = t;
-  };
-
   const drain = (): void => {
     timerDue = false;
-    refill();
     for (const [key, fn] of queue) {
-      if (tokens < 1) break;
-      tokens -= 1;
+      const take = bucket.take(now());
+      if (!take.ok) {
+        schedule(take.retryAfterMs);
+        return;
+      }
       queue.delete(key);
       fn();
     }
-    schedule();
   };
 
-  const schedule = (): void => {
-    if (timerDue || queue.size === 0) return;
+  const schedule = (ms: number): void => {
+    if (timerDue) return;
     timerDue = true;
-    later(Math.ceil(((1 - tokens) * 1000) / ratePerSecond), drain);
+    later(ms, drain);
   };
 
   return {
     run(key, fn) {
-      refill();
-      if (queue.size === 0 && tokens >= 1) {
-        tokens -= 1;
-        fn();
+      if (queue.size === 0) {
+        const take = bucket.take(now());
+        if (take.ok) {
+          fn();
+          return;
+        }
+        queue.set(key, fn);
+        schedule(take.retryAfterMs);
         return;
       }
       queue.set(key, fn);
-      schedule();
     },
     forget(key) {
       queue.delete(key);

@@ -83,8 +83,8 @@ export function parseGamesQuery(
   return { ok: true, query };
 }
 
-/** A live game as `liveGames` lists it (games.ts imports this module, so the type is restated). */
-type LiveGame = GameSnapshot & { feed?: PushFeedStatus };
+/** A live game as `liveGames` (games.ts) lists it: its snapshot, and how it is fed. */
+export type LiveGame = GameSnapshot & { feed?: PushFeedStatus };
 
 /** The games the query keeps, in their order; the team test is the stream filters' own. */
 export function filterGames<G extends LiveGame>(games: readonly G[], query: GamesQuery): G[] {

@@ -1,7 +1,7 @@
-import type { GameSnapshot, SnapshotSource } from '../../model/events.js';
+import type { SnapshotSource } from '../../model/events.js';
 import { isLeague, LEAGUES } from '../../core/leagues.js';
 import { sendError, type RouteHandler } from '../http-types.js';
-import { compactGame, filterGames, parseGamesQuery } from './games-query.js';
+import { compactGame, filterGames, parseGamesQuery, type LiveGame } from './games-query.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 import type { UpstreamHealth } from './upstream-tracker.js';
 import type { PushFeedStatus } from '../../../streams/engine-types.js';
@@ -10,7 +10,7 @@ import type { PushFeedStatus } from '../../../streams/engine-types.js';
 export type GameFeeds = () => ReadonlyMap<string, PushFeedStatus>;
 
 /** A live game, with how this instance follows it when this instance tracks it. */
-export type LiveGame = GameSnapshot & { feed?: PushFeedStatus };
+export type { LiveGame };
 
 /**
  * `GET /v1/games/live` (snapshots of the games in progress) and `GET /v1/games/<league>/<id>`
