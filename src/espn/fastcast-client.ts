@@ -20,6 +20,7 @@ import { createTopic, type ResyncReason, type Topic, type TopicDocument } from '
 import { fastcastSocketTls, fastcastTrust } from './fastcast-tls.js';
 import { fetchCheckpoint } from './fastcast-checkpoint-fetch.js';
 import { createPacer } from './fastcast-pacer.js';
+import { createResyncLimiter, type ResyncLimit } from './fastcast-resync-limit.js';
 import type { DocumentRequest, FetchedDocument } from './http.js';
 
 /**
@@ -85,18 +86,6 @@ export interface FastcastClientOptions {
 
 export type TopicLoss = ResyncReason | 'topic_404' | 'no_topic' | 'socket_closed' | 'resync_storm';
 
-export interface ResyncLimit {
-  readonly count: number;
-  readonly windowMs: number;
-  readonly pauseMs: number;
-}
-
-// A healthy topic resyncs now and then (a catch-up racing a newer checkpoint, a frame lost). One
-// that resyncs every few seconds (a server numbering frames otherwise than the client expects,
-// patches that never apply) would download a whole checkpoint and poll the summary each time,
-// costing more than polling alone: after 10 in 2 minutes its game is polled for 10 minutes.
-export const DEFAULT_RESYNC_LIMIT: ResyncLimit = { count: 10, windowMs: 120_000, pauseMs: 600_000 };
-
 // Each `S` brings a checkpoint: a whole summary downloaded and parsed, a few milliseconds of the
 // event loop and a request on the live lane. 10 a second puts a slate of 165 games going live
 // together (or a reconnect subscribing them all again) under 17 s, while a game's subscription
@@ -135,6 +124,7 @@ const MAINTENANCE_BACKOFF_FACTOR = 10;
 const DEFAULT_HBI_SECONDS = 30;
 
 export { checkCheckpointUrl } from './fastcast-checkpoint-fetch.js';
+export { DEFAULT_RESYNC_LIMIT, type ResyncLimit } from './fastcast-resync-limit.js';
 
 export function createFastcastClient(
   options: FastcastClientOptions,
@@ -152,11 +142,7 @@ export function createFastcastClient(
   let serviceHostLogged = false;
   const subscribeTimeoutMs = options.subscribeTimeoutMs ?? DEFAULT_SUBSCRIBE_TIMEOUT_MS;
   const topics = new Map<string, Topic>();
-  const lastResync = new Map<string, number>();
-  const resyncLimit = options.resyncLimit ?? DEFAULT_RESYNC_LIMIT;
-  // Each topic's recent resyncs (ms), and the topics left alone until their pause ends.
-  const recentResyncs = new Map<string, number[]>();
-  const paused = new Set<string>();
+  const resyncs = createResyncLimiter(options.resyncMinMs, options.resyncLimit);
   const timers = new Set<NodeJS.Timeout>();
   let ws: WebSocket | null = null;
   let sid: string | null = null;
@@ -220,10 +206,10 @@ export function createFastcastClient(
 
   /** Subscribes `name` when the pacer has room; whatever changed meanwhile is checked then. */
   const sendSubscribe = (name: string): void => {
-    if (paused.has(name) || sid === null) return;
+    if (resyncs.paused(name) || sid === null) return;
     subscribePacer.run(name, () => {
       const topic = topics.get(name);
-      if (!topic || paused.has(name) || sid === null) return;
+      if (!topic || resyncs.paused(name) || sid === null) return;
       topic.reset('subscribing');
       send({ op: 'S', sid, tc: name });
       noTopics.subscribed(name, sid);
@@ -257,11 +243,9 @@ export function createFastcastClient(
       resync: (reason, detail) => {
         fastcastResyncs.inc({ reason });
         listener.lost(name, reason, detail);
-        if (tooManyResyncs(name)) return pause(name, reason);
+        if (resyncs.tooMany(name, now())) return pause(name, reason);
         // Rate-limited: a topic whose patches keep failing asks for a checkpoint at most so often.
-        const wait = Math.max(0, (lastResync.get(name) ?? -Infinity) + options.resyncMinMs - now());
-        lastResync.set(name, now() + wait);
-        later(wait, () => {
+        later(resyncs.wait(name, now()), () => {
           if (topics.has(name) && sid !== null) sendSubscribe(name);
         });
       },
@@ -278,19 +262,9 @@ export function createFastcastClient(
     return topic;
   }
 
-  /** Notes a resync of `name`; true when that makes too many within the window. */
-  function tooManyResyncs(name: string): boolean {
-    const at = now();
-    const times = (recentResyncs.get(name) ?? []).filter((t) => at - t < resyncLimit.windowMs);
-    times.push(at);
-    recentResyncs.set(name, times);
-    return times.length >= resyncLimit.count;
-  }
-
-  /** Leaves `name` alone for the pause: its game is polled, and it is asked for again after. */
+  /** Leaves `name` (paused by the limiter) alone: its game is polled, and it is asked for again after. */
   function pause(name: string, reason: ResyncReason): void {
-    paused.add(name);
-    recentResyncs.delete(name);
+    const resyncLimit = resyncs.limit;
     topics.get(name)?.reset('absent');
     send({ op: 'U', sid, tc: name });
     const detail =
@@ -300,7 +274,7 @@ export function createFastcastClient(
     listener.lost(name, 'resync_storm', detail);
     later(resyncLimit.pauseMs, () => {
       // Forgotten meanwhile (the game ended): nothing to ask for again.
-      if (!paused.delete(name)) return;
+      if (!resyncs.resume(name)) return;
       if (topics.has(name) && sid !== null) sendSubscribe(name);
     });
   }
@@ -320,7 +294,7 @@ export function createFastcastClient(
     // Subscriptions queued for the old socket: the next one's `C` queues them all again.
     subscribePacer.clear();
     for (const [name, topic] of topics) {
-      if (paused.has(name)) continue;
+      if (resyncs.paused(name)) continue;
       const had = topic.phase !== 'subscribing' || topic.doc !== undefined;
       topic.reset('subscribing');
       if (had) listener.lost(name, 'socket_closed', detail);
@@ -485,9 +459,7 @@ export function createFastcastClient(
     },
     unsubscribe(name) {
       if (!topics.delete(name)) return;
-      lastResync.delete(name);
-      recentResyncs.delete(name);
-      paused.delete(name);
+      resyncs.forget(name);
       subscribePacer.forget(name);
       noTopics.forget(name);
       send({ op: 'U', sid, tc: name });
