@@ -1,23 +1,21 @@
 import { Agent } from 'undici';
-import WebSocket, { type ClientOptions } from 'ws';
+import WebSocket from 'ws';
 import type { Logger } from '../core/log.js';
 import {
-  fastcastBytes,
-  fastcastFrames,
   fastcastMaintenance,
   fastcastNoTopic,
   fastcastOversize,
   fastcastReconnects,
   fastcastResyncs,
-  fastcastUnknownOps,
 } from '../core/metrics.js';
 import { Backoff } from '../core/backoff.js';
 import { discover } from './fastcast-discovery.js';
 import { createNoTopicWatch } from './fastcast-no-topic.js';
-import { MAX_PAYLOAD_BYTES, readFrames, socketPath, type FastcastFrame } from './fastcast-frames.js';
+import { MAX_PAYLOAD_BYTES, socketPath, type FastcastFrame } from './fastcast-frames.js';
+import { knownOp, readSocketFrame } from './fastcast-frame-intake.js';
 import { createTokenForms } from './fastcast-token-form.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
-import { fastcastSocketTls, fastcastTrust } from './fastcast-tls.js';
+import { createSocketTls, fastcastTrust } from './fastcast-tls.js';
 import { fetchCheckpoint } from './fastcast-checkpoint-fetch.js';
 import { createPacer } from './fastcast-pacer.js';
 import { createResyncLimiter, type ResyncLimit } from './fastcast-resync-limit.js';
@@ -114,8 +112,6 @@ export interface FastcastClient {
 
 export const DEFAULT_SUBSCRIBE_TIMEOUT_MS = 10_000;
 
-// The ops counted by name in the frames metric; anything else is counted as `other`, and unknown.
-const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B', 'M', 'U']);
 // After a maintenance message the service is away for a while: asking again as soon as after a
 // dropped socket would meet the same maintenance, so its backoff starts this many times higher.
 const MAINTENANCE_BACKOFF_FACTOR = 10;
@@ -137,9 +133,8 @@ export function createFastcastClient(
     keepAliveTimeout: 30_000,
     ...(trust ? { connect: { ca: trust } } : {}),
   });
-  // URL keeps an IPv6 host in brackets; the name check wants the bare address.
-  const serviceHost = new URL(options.discoveryUrl).hostname.replace(/^\[(.*)\]$/, '$1');
-  let serviceHostLogged = false;
+  // The socket's TLS (fastcast-tls.ts); the first certificate naming the discovery host is logged.
+  const socketTls = createSocketTls(options.discoveryUrl, trust, logger);
   const subscribeTimeoutMs = options.subscribeTimeoutMs ?? DEFAULT_SUBSCRIBE_TIMEOUT_MS;
   const topics = new Map<string, Topic>();
   const resyncs = createResyncLimiter(options.resyncMinMs, options.resyncLimit);
@@ -310,28 +305,12 @@ export function createFastcastClient(
   function onFrame(socket: WebSocket, text: string): void {
     options.tap?.('in', text);
     lastHeard = now();
-    fastcastBytes.inc({ kind: 'frame' }, Buffer.byteLength(text));
-    let frames: FastcastFrame[];
-    try {
-      const read = readFrames(text, 'fastcast');
-      frames = read.frames;
-      if (read.invalid > 0) logger.debug({ invalid: read.invalid }, 'FastCast frame entries ignored');
-    } catch (error) {
-      logger.debug({ err: error }, 'FastCast frame ignored');
-      return;
-    }
     // A message may close the socket (`C` refused, `M`): the rest of the frame is for a dead session.
-    for (const frame of frames) if (ws === socket) onMessage(frame);
+    for (const frame of readSocketFrame(text, logger)) if (ws === socket) onMessage(frame);
   }
 
   function onMessage(frame: FastcastFrame): void {
-    const known = KNOWN_OPS.has(frame.op);
-    fastcastFrames.inc({ op: known ? frame.op : 'other' });
-    if (!known) {
-      fastcastUnknownOps.inc();
-      logger.debug({ op: frame.op.slice(0, 16) }, 'FastCast message with an unknown op ignored');
-      return;
-    }
+    if (!knownOp(frame, logger)) return;
     if (frame.op === 'C') {
       if (frame.rc !== 200) return dropSocket('refused', `connect answered rc ${frame.rc ?? '?'}`);
       sid = frame.sid ?? '';
@@ -436,18 +415,6 @@ export function createFastcastClient(
       dropSocket('error', error.message);
     });
     socket.on('close', (code) => dropSocket('closed', `closed with code ${code}`));
-  }
-
-  /** The socket's TLS (fastcast-tls.ts); the first certificate naming the discovery host is logged. */
-  function socketTls(address: string): ClientOptions {
-    return fastcastSocketTls(address, serviceHost, trust, () => {
-      if (serviceHostLogged) return;
-      serviceHostLogged = true;
-      logger.info(
-        { address, serviceHost },
-        "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
-      );
-    });
   }
 
   return {
