@@ -1,25 +1,24 @@
 import { Agent } from 'undici';
-import WebSocket, { type ClientOptions } from 'ws';
+import WebSocket from 'ws';
 import type { Logger } from '../core/log.js';
 import {
-  fastcastBytes,
-  fastcastFrames,
   fastcastMaintenance,
   fastcastNoTopic,
   fastcastOversize,
   fastcastReconnects,
   fastcastResyncs,
-  fastcastUnknownOps,
 } from '../core/metrics.js';
 import { Backoff } from '../core/backoff.js';
 import { discover } from './fastcast-discovery.js';
 import { createNoTopicWatch } from './fastcast-no-topic.js';
-import { MAX_PAYLOAD_BYTES, readFrames, socketPath, type FastcastFrame } from './fastcast-frames.js';
+import { MAX_PAYLOAD_BYTES, socketPath, type FastcastFrame } from './fastcast-frames.js';
+import { knownOp, readSocketFrame } from './fastcast-frame-intake.js';
 import { createTokenForms } from './fastcast-token-form.js';
 import { createTopic, type ResyncReason, type Topic, type TopicDocument } from './fastcast-topic.js';
-import { fastcastSocketTls, fastcastTrust } from './fastcast-tls.js';
+import { createSocketTls, fastcastTrust } from './fastcast-tls.js';
 import { fetchCheckpoint } from './fastcast-checkpoint-fetch.js';
 import { createPacer } from './fastcast-pacer.js';
+import { createResyncLimiter, type ResyncLimit } from './fastcast-resync-limit.js';
 import type { DocumentRequest, FetchedDocument } from './http.js';
 
 /**
@@ -85,18 +84,6 @@ export interface FastcastClientOptions {
 
 export type TopicLoss = ResyncReason | 'topic_404' | 'no_topic' | 'socket_closed' | 'resync_storm';
 
-export interface ResyncLimit {
-  readonly count: number;
-  readonly windowMs: number;
-  readonly pauseMs: number;
-}
-
-// A healthy topic resyncs now and then (a catch-up racing a newer checkpoint, a frame lost). One
-// that resyncs every few seconds (a server numbering frames otherwise than the client expects,
-// patches that never apply) would download a whole checkpoint and poll the summary each time,
-// costing more than polling alone: after 10 in 2 minutes its game is polled for 10 minutes.
-export const DEFAULT_RESYNC_LIMIT: ResyncLimit = { count: 10, windowMs: 120_000, pauseMs: 600_000 };
-
 // Each `S` brings a checkpoint: a whole summary downloaded and parsed, a few milliseconds of the
 // event loop and a request on the live lane. 10 a second puts a slate of 165 games going live
 // together (or a reconnect subscribing them all again) under 17 s, while a game's subscription
@@ -125,8 +112,6 @@ export interface FastcastClient {
 
 export const DEFAULT_SUBSCRIBE_TIMEOUT_MS = 10_000;
 
-// The ops counted by name in the frames metric; anything else is counted as `other`, and unknown.
-const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B', 'M', 'U']);
 // After a maintenance message the service is away for a while: asking again as soon as after a
 // dropped socket would meet the same maintenance, so its backoff starts this many times higher.
 const MAINTENANCE_BACKOFF_FACTOR = 10;
@@ -135,6 +120,7 @@ const MAINTENANCE_BACKOFF_FACTOR = 10;
 const DEFAULT_HBI_SECONDS = 30;
 
 export { checkCheckpointUrl } from './fastcast-checkpoint-fetch.js';
+export { DEFAULT_RESYNC_LIMIT, type ResyncLimit } from './fastcast-resync-limit.js';
 
 export function createFastcastClient(
   options: FastcastClientOptions,
@@ -147,16 +133,11 @@ export function createFastcastClient(
     keepAliveTimeout: 30_000,
     ...(trust ? { connect: { ca: trust } } : {}),
   });
-  // URL keeps an IPv6 host in brackets; the name check wants the bare address.
-  const serviceHost = new URL(options.discoveryUrl).hostname.replace(/^\[(.*)\]$/, '$1');
-  let serviceHostLogged = false;
+  // The socket's TLS (fastcast-tls.ts); the first certificate naming the discovery host is logged.
+  const socketTls = createSocketTls(options.discoveryUrl, trust, logger);
   const subscribeTimeoutMs = options.subscribeTimeoutMs ?? DEFAULT_SUBSCRIBE_TIMEOUT_MS;
   const topics = new Map<string, Topic>();
-  const lastResync = new Map<string, number>();
-  const resyncLimit = options.resyncLimit ?? DEFAULT_RESYNC_LIMIT;
-  // Each topic's recent resyncs (ms), and the topics left alone until their pause ends.
-  const recentResyncs = new Map<string, number[]>();
-  const paused = new Set<string>();
+  const resyncs = createResyncLimiter(options.resyncMinMs, options.resyncLimit);
   const timers = new Set<NodeJS.Timeout>();
   let ws: WebSocket | null = null;
   let sid: string | null = null;
@@ -220,10 +201,10 @@ export function createFastcastClient(
 
   /** Subscribes `name` when the pacer has room; whatever changed meanwhile is checked then. */
   const sendSubscribe = (name: string): void => {
-    if (paused.has(name) || sid === null) return;
+    if (resyncs.paused(name) || sid === null) return;
     subscribePacer.run(name, () => {
       const topic = topics.get(name);
-      if (!topic || paused.has(name) || sid === null) return;
+      if (!topic || resyncs.paused(name) || sid === null) return;
       topic.reset('subscribing');
       send({ op: 'S', sid, tc: name });
       noTopics.subscribed(name, sid);
@@ -257,11 +238,9 @@ export function createFastcastClient(
       resync: (reason, detail) => {
         fastcastResyncs.inc({ reason });
         listener.lost(name, reason, detail);
-        if (tooManyResyncs(name)) return pause(name, reason);
+        if (resyncs.tooMany(name, now())) return pause(name, reason);
         // Rate-limited: a topic whose patches keep failing asks for a checkpoint at most so often.
-        const wait = Math.max(0, (lastResync.get(name) ?? -Infinity) + options.resyncMinMs - now());
-        lastResync.set(name, now() + wait);
-        later(wait, () => {
+        later(resyncs.wait(name, now()), () => {
           if (topics.has(name) && sid !== null) sendSubscribe(name);
         });
       },
@@ -278,19 +257,9 @@ export function createFastcastClient(
     return topic;
   }
 
-  /** Notes a resync of `name`; true when that makes too many within the window. */
-  function tooManyResyncs(name: string): boolean {
-    const at = now();
-    const times = (recentResyncs.get(name) ?? []).filter((t) => at - t < resyncLimit.windowMs);
-    times.push(at);
-    recentResyncs.set(name, times);
-    return times.length >= resyncLimit.count;
-  }
-
-  /** Leaves `name` alone for the pause: its game is polled, and it is asked for again after. */
+  /** Leaves `name` (paused by the limiter) alone: its game is polled, and it is asked for again after. */
   function pause(name: string, reason: ResyncReason): void {
-    paused.add(name);
-    recentResyncs.delete(name);
+    const resyncLimit = resyncs.limit;
     topics.get(name)?.reset('absent');
     send({ op: 'U', sid, tc: name });
     const detail =
@@ -300,7 +269,7 @@ export function createFastcastClient(
     listener.lost(name, 'resync_storm', detail);
     later(resyncLimit.pauseMs, () => {
       // Forgotten meanwhile (the game ended): nothing to ask for again.
-      if (!paused.delete(name)) return;
+      if (!resyncs.resume(name)) return;
       if (topics.has(name) && sid !== null) sendSubscribe(name);
     });
   }
@@ -320,7 +289,7 @@ export function createFastcastClient(
     // Subscriptions queued for the old socket: the next one's `C` queues them all again.
     subscribePacer.clear();
     for (const [name, topic] of topics) {
-      if (paused.has(name)) continue;
+      if (resyncs.paused(name)) continue;
       const had = topic.phase !== 'subscribing' || topic.doc !== undefined;
       topic.reset('subscribing');
       if (had) listener.lost(name, 'socket_closed', detail);
@@ -336,28 +305,12 @@ export function createFastcastClient(
   function onFrame(socket: WebSocket, text: string): void {
     options.tap?.('in', text);
     lastHeard = now();
-    fastcastBytes.inc({ kind: 'frame' }, Buffer.byteLength(text));
-    let frames: FastcastFrame[];
-    try {
-      const read = readFrames(text, 'fastcast');
-      frames = read.frames;
-      if (read.invalid > 0) logger.debug({ invalid: read.invalid }, 'FastCast frame entries ignored');
-    } catch (error) {
-      logger.debug({ err: error }, 'FastCast frame ignored');
-      return;
-    }
     // A message may close the socket (`C` refused, `M`): the rest of the frame is for a dead session.
-    for (const frame of frames) if (ws === socket) onMessage(frame);
+    for (const frame of readSocketFrame(text, logger)) if (ws === socket) onMessage(frame);
   }
 
   function onMessage(frame: FastcastFrame): void {
-    const known = KNOWN_OPS.has(frame.op);
-    fastcastFrames.inc({ op: known ? frame.op : 'other' });
-    if (!known) {
-      fastcastUnknownOps.inc();
-      logger.debug({ op: frame.op.slice(0, 16) }, 'FastCast message with an unknown op ignored');
-      return;
-    }
+    if (!knownOp(frame, logger)) return;
     if (frame.op === 'C') {
       if (frame.rc !== 200) return dropSocket('refused', `connect answered rc ${frame.rc ?? '?'}`);
       sid = frame.sid ?? '';
@@ -464,18 +417,6 @@ export function createFastcastClient(
     socket.on('close', (code) => dropSocket('closed', `closed with code ${code}`));
   }
 
-  /** The socket's TLS (fastcast-tls.ts); the first certificate naming the discovery host is logged. */
-  function socketTls(address: string): ClientOptions {
-    return fastcastSocketTls(address, serviceHost, trust, () => {
-      if (serviceHostLogged) return;
-      serviceHostLogged = true;
-      logger.info(
-        { address, serviceHost },
-        "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
-      );
-    });
-  }
-
   return {
     subscribe(name) {
       if (closed || topics.has(name)) return;
@@ -485,9 +426,7 @@ export function createFastcastClient(
     },
     unsubscribe(name) {
       if (!topics.delete(name)) return;
-      lastResync.delete(name);
-      recentResyncs.delete(name);
-      paused.delete(name);
+      resyncs.forget(name);
       subscribePacer.forget(name);
       noTopics.forget(name);
       send({ op: 'U', sid, tc: name });

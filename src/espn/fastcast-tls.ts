@@ -1,5 +1,6 @@
 import { checkServerIdentity, rootCertificates, type PeerCertificate } from 'node:tls';
 import type { ClientOptions } from 'ws';
+import type { Logger } from '../core/log.js';
 
 /**
  * FastCast's TLS. Discovery hands out a bare IP to connect to, and the certificate served there
@@ -69,4 +70,28 @@ export function fastcastSocketTls(
       onServiceHost,
     ) as unknown as ClientOptions['checkServerIdentity'],
   };
+}
+
+/**
+ * The client's socket TLS for each address discovery hands out (`fastcastSocketTls`, trusting
+ * `ca` besides Node's roots); the first certificate naming the discovery host instead of the
+ * address is logged, once, so an operator sees the widened check was used.
+ */
+export function createSocketTls(
+  discoveryUrl: string,
+  trust: Array<string | Buffer> | undefined,
+  logger: Logger,
+): (address: string) => ClientOptions {
+  // URL keeps an IPv6 host in brackets; the name check wants the bare address.
+  const serviceHost = new URL(discoveryUrl).hostname.replace(/^\[(.*)\]$/, '$1');
+  let serviceHostLogged = false;
+  return (address) =>
+    fastcastSocketTls(address, serviceHost, trust, () => {
+      if (serviceHostLogged) return;
+      serviceHostLogged = true;
+      logger.info(
+        { address, serviceHost },
+        "FastCast's certificate names the discovery host, not the address connected to; accepted for that name",
+      );
+    });
 }
