@@ -13,6 +13,7 @@ import {
   retryOptions,
   streamUrl,
 } from './options.js';
+import { closeReason, findWebSocket, openSocket, probeStatus } from './socket.js';
 import { Subscription } from './subscription.js';
 
 export { gameState, reduceGame, toSnapshot, RECENT_PLAYS } from './game-state.js';
@@ -38,29 +39,6 @@ const DEFAULT_DEDUPE_WINDOW = 10_000;
 const RESUBSCRIBE_MS = 1_000;
 // Codes that refuse a subscription for what it asks: asking again would be refused again.
 const RESUMABLE_CODES = new Set(['resume_gap', 'internal_error', 'slow_consumer', 'subscribe_rate_limited']);
-
-/**
- * Finds a WebSocket implementation: the one given, the platform's, or the `ws` package.
- * @param {any} given
- * @returns {Promise<any>}
- */
-async function findWebSocket(given) {
-  if (given) return given;
-  const platform = /** @type {Obj} */ (globalThis).WebSocket;
-  if (platform) return platform;
-  // A computed specifier: bundlers must not try to pull `ws` into a browser build.
-  const name = 'ws';
-  try {
-    const mod = await import(name);
-    return mod.WebSocket ?? mod.default;
-  } catch (err) {
-    throw new CourtsideClientError(
-      'no_websocket',
-      'no WebSocket implementation: this runtime has no global WebSocket (Node before 22); install the "ws" package or pass { WebSocket }',
-      { cause: err },
-    );
-  }
-}
 
 /**
  * A connection to a daemon's stream, kept up until `close()`.
@@ -226,23 +204,12 @@ export class Client extends Emitter {
     }
     // `close()` may have run while the implementation was looked up.
     if (this.state === 'closed') return;
-    const url = new URL(this.url);
-    // `ws` sends headers; a browser's WebSocket cannot, so the token goes in the query there.
-    const wsPackage = typeof Impl.prototype?.terminate === 'function';
-    if (this.token && !wsPackage) url.searchParams.set('token', this.token);
     /** @type {any} */
     let ws;
     try {
-      ws =
-        wsPackage && this.token
-          ? new Impl(url, { headers: { authorization: `Bearer ${this.token}` } })
-          : new Impl(url);
+      ws = openSocket(Impl, this.url, this.token);
     } catch (err) {
-      this.#fail(
-        new CourtsideClientError('invalid_url', `cannot open ${url.origin}${url.pathname}: ${String(err)}`, {
-          cause: err,
-        }),
-      );
+      this.#fail(/** @type {Error} */ (err));
       return;
     }
     this.#ws = ws;
@@ -294,7 +261,8 @@ export class Client extends Emitter {
    * @param {Error | undefined} error
    */
   async #refused(ws, why, closeCode, error) {
-    const status = this.#attempt <= 1 ? await this.#probe() : undefined;
+    const status =
+      this.#attempt <= 1 ? await probeStatus(this.url, this.token, this.connectTimeoutMs) : undefined;
     // `close()` may have run while the probe was out.
     if (this.#ws !== ws || this.state === 'closed') return;
     if (status === 401 || status === 403) {
@@ -307,30 +275,6 @@ export class Client extends Emitter {
       return;
     }
     this.#lost(ws, { reason: `cannot connect: ${why}`, closeCode, ...(error ? { error } : {}) });
-  }
-
-  /** @returns {Promise<number | undefined>} the HTTP status of a GET of the stream path */
-  async #probe() {
-    const f = /** @type {Obj} */ (globalThis).fetch;
-    if (typeof f !== 'function') return undefined;
-    const url = new URL(this.url);
-    url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
-    // A plain timer, not AbortSignal.timeout(): Node's fetch alone does not keep a process alive,
-    // and a command whose only work is this client would exit in the middle of the probe.
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.connectTimeoutMs);
-    try {
-      const res = await f(url, {
-        headers: this.token ? { authorization: `Bearer ${this.token}` } : {},
-        signal: abort.signal,
-      });
-      await res.body?.cancel?.();
-      return res.status;
-    } catch {
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /**
@@ -514,18 +458,6 @@ export class Client extends Emitter {
       sub._end(new CourtsideClientError(code, `subscription "${sub.id}" refused: ${message}`));
     }
   }
-}
-
-/**
- * @param {number} code
- * @param {string} reason
- * @param {Error | undefined} error
- */
-function closeReason(code, reason, error) {
-  if (code === 1001) return `the daemon is shutting down (1001${reason ? ` ${reason}` : ''})`;
-  if (code === 4000) return `the daemon dropped a slow consumer (4000${reason ? ` ${reason}` : ''})`;
-  if (code === 1006) return `connection lost (1006${error?.message ? `: ${error.message}` : ''})`;
-  return `connection closed (${code}${reason ? ` ${reason}` : ''}${error?.message ? `: ${error.message}` : ''})`;
 }
 
 /**
