@@ -50,6 +50,8 @@ export function createProbeServer(options: {
   });
   // Upgrades (WebSocket) are not answered by a poller: the socket is refused.
   server.on('upgrade', (_req, socket: Duplex) => {
+    // A peer's reset would otherwise be an unhandled error: an upgrade's socket is ours alone.
+    socket.on('error', () => socket.destroy());
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
   });
   let url = '';

@@ -99,6 +99,9 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
   const refuse = (socket: Duplex, status: string, body: unknown): void => {
     const text = JSON.stringify(body);
     deps.logger.debug({ status }, 'FastCast upgrade refused');
+    // A client that resets the connection on reading the refusal must not crash the simulator:
+    // an upgrade's socket has no error listener but the one given here.
+    socket.on('error', () => socket.destroy());
     socket.end(
       `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
     );

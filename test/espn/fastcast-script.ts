@@ -87,6 +87,9 @@ export async function startScript(options: ScriptOptions = {}): Promise<ScriptSe
     const token = [...tokens].find((t) => (options.acceptToken ?? ((r, tk) => readAs(r) === tk))(raw, t));
     if (token === undefined) {
       state.refused++;
+      // The client may reset the connection as soon as it reads the refusal: a reset of a socket
+      // this script is done with is no error of the test's.
+      socket.on('error', () => undefined);
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
       return;
     }

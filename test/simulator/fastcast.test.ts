@@ -137,6 +137,31 @@ describe('FastCast in the simulator', () => {
     expect((await getJson(off.url + '/public/websockethost')).status).toBe(404);
   });
 
+  it('survives clients that reset the connection while their upgrade is refused', async () => {
+    const up = await start({ simulate: { games: 1, seed: 1 } });
+    const { hostname, port } = new URL(up.url);
+    const { token } = await discover(up);
+    // Without the origin: refused with 403. Each client resets as soon as it has sent its request,
+    // so the refusal is written to a socket the peer has reset (ECONNRESET / EPIPE at the server).
+    for (let i = 0; i < 20; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(
+            `GET /FastcastService/pubsub/profiles/12000?TrafficManager-Token=${token} HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nHost: ${hostname}:${port}\r\nSec-WebSocket-Key: ${KEY}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+            () => {
+              socket.resetAndDestroy();
+              resolve();
+            },
+          );
+        });
+        socket.on('error', () => resolve());
+      });
+    }
+    // Still answering: an unhandled socket error would have ended the process.
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await getJson(up.fastcastUrl as string)).status).toBe(200);
+  });
+
   it('refuses an upgrade whose header names are not written exactly, or without the origin', async () => {
     const up = await start({ simulate: { games: 1, seed: 1 } });
     const host = new URL(up.url).host;

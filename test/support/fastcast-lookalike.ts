@@ -265,6 +265,8 @@ export async function startLookalike(options: LookalikeOptions): Promise<Lookali
     const names = req.rawHeaders.filter((_, i) => i % 2 === 0);
     const refuse = (status: string): void => {
       stats.refusedUpgrades++;
+      // The client may reset the connection on reading the refusal.
+      socket.on('error', () => socket.destroy());
       socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     };
     if (url.pathname !== SOCKET_PATH) return refuse('404 Not Found');
