@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fjp from 'fast-json-patch';
-import type { PatchOperation } from '../src/espn/fastcast-frames.js';
+import type { PatchOperation } from '../src/espn/fastcast-wire.js';
 import { applyBatch } from '../src/espn/fastcast-patch.js';
 import { generateFinishedSummary } from '../src/simulator/index.js';
 

@@ -1,4 +1,4 @@
-import { gameTopic, parseGameTopic } from '../src/espn/fastcast-frames.js';
+import { gameTopic, parseGameTopic } from '../src/espn/fastcast-wire.js';
 import type { League } from '../src/core/leagues.js';
 import type { EngineContext } from './engine-context.js';
 import { documentArrived, fellBack, resyncing } from './push-health.js';

@@ -3,7 +3,7 @@ import type WebSocket from 'ws';
 import type { League } from '../core/leagues.js';
 import type { PushConfig } from '../daemon/push-config.js';
 import { checkCheckpointUrl } from '../espn/fastcast-checkpoint-fetch.js';
-import { gameTopic } from '../espn/fastcast-frames.js';
+import { gameTopic } from '../espn/fastcast-wire.js';
 import type { DocumentRequest, FetchedDocument } from '../espn/http.js';
 import { fastcastResults, type ProbeFindings } from './doctor-findings.js';
 import type { CheckResult } from './doctor-report.js';

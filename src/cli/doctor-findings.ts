@@ -1,4 +1,4 @@
-import type { FastcastFrame } from '../espn/fastcast-frames.js';
+import type { FastcastFrame } from '../espn/fastcast-wire.js';
 import type { League } from '../core/leagues.js';
 import type { ResyncReason } from '../espn/fastcast-topic.js';
 import { result, type CheckResult } from './doctor-report.js';

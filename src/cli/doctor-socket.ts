@@ -2,7 +2,7 @@ import type { PeerCertificate } from 'node:tls';
 import type { Agent } from 'undici';
 import WebSocket, { type ClientOptions } from 'ws';
 import { discover, type DiscoveryAnswer } from '../espn/fastcast-discovery.js';
-import { MAX_PAYLOAD_BYTES, readFrames, socketPath, type FastcastFrame } from '../espn/fastcast-frames.js';
+import { MAX_PAYLOAD_BYTES, readFrames, socketPath, type FastcastFrame } from '../espn/fastcast-wire.js';
 import { fastcastSocketTls } from '../espn/fastcast-tls.js';
 import type { PushConfig } from '../daemon/push-config.js';
 

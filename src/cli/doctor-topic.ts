@@ -1,5 +1,5 @@
 import { checkCheckpoint } from '../espn/fastcast-checkpoint.js';
-import type { FastcastFrame } from '../espn/fastcast-frames.js';
+import type { FastcastFrame } from '../espn/fastcast-wire.js';
 import type { SkippedOperation } from '../espn/fastcast-patch.js';
 import { createTopic, type ResyncReason, type Topic } from '../espn/fastcast-topic.js';
 

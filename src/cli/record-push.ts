@@ -13,7 +13,7 @@ import {
   type CaptureWriter,
 } from '../espn/fastcast-capture.js';
 import { createFastcastClient } from '../espn/fastcast-client.js';
-import { gameTopic } from '../espn/fastcast-frames.js';
+import { gameTopic } from '../espn/fastcast-wire.js';
 import { EXIT_FAILURE, say } from './fail.js';
 import type { DocumentRequest } from '../espn/http.js';
 

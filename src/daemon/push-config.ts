@@ -9,7 +9,7 @@ import {
   type ConfigEnv,
   type ConfigField,
 } from './config-fields.js';
-import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { DISCOVERY_PATH } from '../espn/fastcast-wire.js';
 import { DEFAULT_UPSTREAM } from './config.js';
 
 /**

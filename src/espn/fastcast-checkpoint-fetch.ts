@@ -1,7 +1,7 @@
 import { UpstreamPayloadError } from '../core/errors.js';
 import { fastcastBytes, fastcastCheckpointFailures } from '../core/metrics.js';
 import { checkCheckpoint } from './fastcast-checkpoint.js';
-import { parseGameTopic } from './fastcast-frames.js';
+import { parseGameTopic } from './fastcast-wire.js';
 import type { DocumentRequest, FetchedDocument } from './http.js';
 
 /**

@@ -1,5 +1,5 @@
 import fjp from 'fast-json-patch';
-import type { PatchOperation } from './fastcast-frames.js';
+import type { PatchOperation } from './fastcast-wire.js';
 import { partOf, readsPointer } from './summary-parts.js';
 
 /**

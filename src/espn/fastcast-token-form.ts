@@ -1,7 +1,7 @@
-import { socketPath, type TokenForm } from './fastcast-frames.js';
+import { socketPath, type TokenForm } from './fastcast-wire.js';
 
 /**
- * Which form of the token (fastcast-frames.ts, `TokenForm`) to put in the socket URL. Servers read
+ * Which form of the token (fastcast-wire.ts, `TokenForm`) to put in the socket URL. Servers read
  * the token from the query in more than one way: an upgrade refused with the token as given is
  * tried once more, at once, with the token wholly percent-encoded, and the form a server accepts
  * is the one sent to it from then on.

@@ -1,5 +1,5 @@
 import { fastcastApplyErrors, fastcastPushLag, fastcastSkippedOps } from '../core/metrics.js';
-import { decodePatchPayload, type FastcastFrame, type PatchOperation } from './fastcast-frames.js';
+import { decodePatchPayload, type FastcastFrame, type PatchOperation } from './fastcast-wire.js';
 import { applyBatch, type SkippedOperation } from './fastcast-patch.js';
 import { unreadPartLabel } from './summary-parts.js';
 
@@ -55,10 +55,7 @@ export interface Topic {
 export function createTopic(name: string, hooks: TopicHooks): Topic {
   let phase: TopicPhase = 'subscribing';
   let doc: unknown;
-  let lastMid: number | null = null;
-  // The mid of the H frame the document was loaded from, and whether a frame followed it yet.
-  let checkpointMid: number | null = null;
-  let afterCheckpoint = false;
+  const mids = createMidSequence();
   // Checkpoints asked for: an answer to an older one is dropped.
   let generation = 0;
   let pending: FastcastFrame[] = [];
@@ -68,7 +65,7 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
     if (reason !== 'mid_gap') fastcastApplyErrors.inc();
     phase = 'subscribing';
     pending = [];
-    lastMid = null;
+    mids.restart();
     generation++;
     hooks.resync(reason, detail);
   };
@@ -84,21 +81,9 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
     const frames = pending;
     pending = [];
     if (frames.length === 0 && !fromCheckpoint) return;
-    const ops: PatchOperation[] = [];
-    let ts: number | null = null;
-    for (const f of frames) {
-      try {
-        const p = decodePatchPayload(f.pl ?? '', `fastcast ${name} mid ${f.mid ?? '?'}`);
-        ops.push(...p.patch);
-        if (p.ts !== null) {
-          ts = p.ts;
-          fastcastPushLag.observe(Math.max(0, hooks.now() - p.ts) / 1000);
-        }
-      } catch (error) {
-        resync('bad_payload', (error as Error).message);
-        return;
-      }
-    }
+    const batch = decodeBatch(name, frames, hooks.now);
+    if ('error' in batch) return resync('bad_payload', batch.error);
+    const { ops, ts } = batch;
     if (ops.length > 0) {
       // A copy takes the whole batch: an operation failing on a part courtside reads leaves the
       // document as it was.
@@ -140,21 +125,6 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
     );
   };
 
-  /**
-   * Whether a frame numbered `mid` follows the last one without a gap. Servers number the catch-up
-   * after an H frame in more than one way, and each is taken: after an H carrying the checkpoint's
-   * mid the catch-up follows it; after an H carrying the topic's current mid, the catch-up frames
-   * keep the (lower) mids they were first published under, so the first may start below the H's;
-   * and an H taking a mid of its own comes right after the catch-up's last frame, so the next
-   * frame follows the H's mid. Any other jump is a gap.
-   */
-  const follows = (mid: number): boolean => {
-    if (lastMid === null || mid === lastMid + 1) return true;
-    if (checkpointMid === null) return false;
-    if (!afterCheckpoint && mid <= checkpointMid) return true;
-    return lastMid === checkpointMid - 1 && mid === checkpointMid + 1;
-  };
-
   return {
     name,
     get phase() {
@@ -175,23 +145,17 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
         // download and hold back the patches that follow until it ends; on a loaded machine the
         // first download can still be under way when the next checkpoint is announced.
         const held = phase === 'live' || phase === 'loading';
-        if (held && f.mid !== undefined && lastMid !== null && f.mid <= lastMid) return;
+        if (held && mids.has(f.mid)) return;
         pending = [];
-        lastMid = f.mid ?? null;
-        checkpointMid = lastMid;
-        afterCheckpoint = false;
+        mids.checkpoint(f.mid);
         load(f.pl);
         return;
       }
       if (phase === 'subscribing' || phase === 'absent') return;
       // FastCast numbers a topic's frames; one missing means a patch may be missing.
       if (f.mid !== undefined) {
-        if (!follows(f.mid)) {
-          resync('mid_gap', `mid ${f.mid} after ${lastMid}`);
-          return;
-        }
-        lastMid = f.mid;
-        afterCheckpoint = true;
+        if (!mids.follows(f.mid)) return resync('mid_gap', `mid ${f.mid} after ${mids.last}`);
+        mids.take(f.mid);
       }
       if (f.op === 'R' || f.op === 'P') {
         pending.push(f);
@@ -201,8 +165,83 @@ export function createTopic(name: string, hooks: TopicHooks): Topic {
     reset(next) {
       phase = next;
       pending = [];
-      lastMid = null;
+      mids.restart();
       generation++;
+    },
+  };
+}
+
+/** A batch of `R`/`P` frames decoded: their operations in order and the newest publication time. */
+function decodeBatch(
+  name: string,
+  frames: readonly FastcastFrame[],
+  now: () => number,
+): { ops: PatchOperation[]; ts: number | null } | { error: string } {
+  const ops: PatchOperation[] = [];
+  let ts: number | null = null;
+  for (const f of frames) {
+    try {
+      const p = decodePatchPayload(f.pl ?? '', `fastcast ${name} mid ${f.mid ?? '?'}`);
+      ops.push(...p.patch);
+      if (p.ts !== null) {
+        ts = p.ts;
+        fastcastPushLag.observe(Math.max(0, now() - p.ts) / 1000);
+      }
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  }
+  return { ops, ts };
+}
+
+/** The `mid`s of one topic's frames, as far as the document holds them. */
+interface MidSequence {
+  /** The last mid taken, null before any (or since `restart`). */
+  readonly last: number | null;
+  /** Whether the document holds frame `mid` already. */
+  has(mid: number | undefined): boolean;
+  /** A checkpoint announced at `mid` is loaded: the frames after it are its catch-up. */
+  checkpoint(mid: number | undefined): void;
+  follows(mid: number): boolean;
+  take(mid: number): void;
+  restart(): void;
+}
+
+function createMidSequence(): MidSequence {
+  let lastMid: number | null = null;
+  // The mid of the H frame the document was loaded from, and whether a frame followed it yet.
+  let checkpointMid: number | null = null;
+  let afterCheckpoint = false;
+  return {
+    get last() {
+      return lastMid;
+    },
+    has: (mid) => mid !== undefined && lastMid !== null && mid <= lastMid,
+    checkpoint(mid) {
+      lastMid = mid ?? null;
+      checkpointMid = lastMid;
+      afterCheckpoint = false;
+    },
+    /**
+     * Whether a frame numbered `mid` follows the last one without a gap. Servers number the catch-up
+     * after an H frame in more than one way, and each is taken: after an H carrying the checkpoint's
+     * mid the catch-up follows it; after an H carrying the topic's current mid, the catch-up frames
+     * keep the (lower) mids they were first published under, so the first may start below the H's;
+     * and an H taking a mid of its own comes right after the catch-up's last frame, so the next
+     * frame follows the H's mid. Any other jump is a gap.
+     */
+    follows(mid) {
+      if (lastMid === null || mid === lastMid + 1) return true;
+      if (checkpointMid === null) return false;
+      if (!afterCheckpoint && mid <= checkpointMid) return true;
+      return lastMid === checkpointMid - 1 && mid === checkpointMid + 1;
+    },
+    take(mid) {
+      lastMid = mid;
+      afterCheckpoint = true;
+    },
+    restart() {
+      lastMid = null;
     },
   };
 }

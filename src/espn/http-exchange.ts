@@ -11,7 +11,7 @@ import type { Logger } from '../core/log.js';
 import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../core/metrics.js';
 import { parseRetryAfter } from './backoff.js';
 import { header, isJson, readBody, readErrorBody } from './http-body.js';
-import type { Lanes } from './http-lanes.js';
+import type { LaneState } from './http-lanes.js';
 import type { Lane } from './lane.js';
 import type { CachedResponse, ResponseCache } from './response-cache.js';
 import { isKnownStatus, noteAnomaly } from './upstream-anomalies.js';
@@ -54,7 +54,8 @@ export interface ExchangeOptions {
   readonly timeoutMs: number;
   readonly now: () => number;
   readonly logger: Logger;
-  readonly lanes: Lanes;
+  /** Each lane's connections (the slots are taken before the exchange). */
+  readonly lanes: Readonly<Record<Lane, Pick<LaneState, 'dispatcher'>>>;
   readonly cache: ResponseCache | undefined;
   /** Aborts every exchange in flight when the client closes. */
   readonly closing: AbortSignal;

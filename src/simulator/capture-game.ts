@@ -2,7 +2,7 @@ import fjp from 'fast-json-patch';
 import { isEndOfPeriod, readSummaryHeader } from '../../streams/summary-header.js';
 import { InvalidOptionsError } from '../core/errors.js';
 import type { Capture } from '../espn/fastcast-capture.js';
-import { decodePatchPayload, type PatchOperation } from '../espn/fastcast-frames.js';
+import { decodePatchPayload, type PatchOperation } from '../espn/fastcast-wire.js';
 import { arr, obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
 import { clockSeconds } from './game-status.js';

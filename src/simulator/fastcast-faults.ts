@@ -1,6 +1,6 @@
 import { createDeflate } from 'node:zlib';
 import { InvalidOptionsError } from '../core/errors.js';
-import type { PatchOperation } from '../espn/fastcast-frames.js';
+import type { PatchOperation } from '../espn/fastcast-wire.js';
 
 /**
  * The FastCast behaviours that public clients met on ESPN's service over weeks of running, each

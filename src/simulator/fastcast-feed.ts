@@ -1,5 +1,5 @@
 import fjp from 'fast-json-patch';
-import type { PatchOperation } from '../espn/fastcast-frames.js';
+import type { PatchOperation } from '../espn/fastcast-wire.js';
 import type { SimulatedGame } from './simulated-game.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { DISCOVERY_PATH, gameTopic, parseGameTopic } from '../espn/fastcast-frames.js';
+import { DISCOVERY_PATH, gameTopic, parseGameTopic } from '../espn/fastcast-wire.js';
 import type { Logger } from '../core/log.js';
 import { createGameFeed, type GameFeed } from './fastcast-feed.js';
 import {

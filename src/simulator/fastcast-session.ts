@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { encodePatchPayload, parseGameTopic, type PatchOperation } from '../espn/fastcast-frames.js';
+import { encodePatchPayload, parseGameTopic, type PatchOperation } from '../espn/fastcast-wire.js';
 import { ABSENT_KEY_OPS, type FastcastFaults } from './fastcast-faults.js';
 import type { Faults } from './faults.js';
 import type { FeedPatch, GameFeed } from './fastcast-feed.js';

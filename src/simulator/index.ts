@@ -4,7 +4,7 @@ import { DEFAULT_LEAGUES, LEAGUES, isLeague, leagueOfSegment, type League } from
 import { silentLogger } from '../core/log.js';
 import { obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
-import { DISCOVERY_PATH } from '../espn/fastcast-frames.js';
+import { DISCOVERY_PATH } from '../espn/fastcast-wire.js';
 import { readCaptureFile } from '../espn/fastcast-capture.js';
 import { createCaptureGame } from './capture-game.js';
 import { captureTimeline, createCaptureClock } from './capture-timeline.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { DISCOVERY_PATH } from '../../src/espn/fastcast-frames.js';
+import { DISCOVERY_PATH } from '../../src/espn/fastcast-wire.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { testCerts, type Pem, type TestCa, type TestCerts } from '../support/test-certs.js';

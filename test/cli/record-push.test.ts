@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { loadPushConfig } from '../../src/daemon/push-config.js';
 import { CAPTURE_FORMAT, parseCapture, type CaptureEntry } from '../../src/espn/fastcast-capture.js';
-import { decodePatchPayload } from '../../src/espn/fastcast-frames.js';
+import { decodePatchPayload } from '../../src/espn/fastcast-wire.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { testDaemonConfig } from '../support/daemon-config.js';

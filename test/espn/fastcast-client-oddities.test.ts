@@ -16,7 +16,7 @@ import {
   type FastcastClientOptions,
   type TopicLoss,
 } from '../../src/espn/fastcast-client.js';
-import { encodePatchPayload, gameTopic, MAX_PAYLOAD_BYTES } from '../../src/espn/fastcast-frames.js';
+import { encodePatchPayload, gameTopic, MAX_PAYLOAD_BYTES } from '../../src/espn/fastcast-wire.js';
 import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
 import { waitFor } from '../support/wait-for.js';
 import { startScript, type ScriptOptions, type ScriptServer } from './fastcast-script.js';

@@ -7,7 +7,7 @@ import {
   type TopicLoss,
 } from '../../src/espn/fastcast-client.js';
 import { createClient } from '../../src/client/client.js';
-import { gameTopic } from '../../src/espn/fastcast-frames.js';
+import { gameTopic } from '../../src/espn/fastcast-wire.js';
 import type { DocumentRequest } from '../../src/espn/http.js';
 import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { createFastcastClient } from '../../src/espn/fastcast-client.js';
-import { gameTopic } from '../../src/espn/fastcast-frames.js';
+import { gameTopic } from '../../src/espn/fastcast-wire.js';
 import { startUpstream } from '../../src/simulator/index.js';
 import { testFastcastOptions } from '../support/fastcast-test-options.js';
 import { waitFor } from '../support/wait-for.js';

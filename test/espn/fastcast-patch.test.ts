@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import fjp from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import type { PatchOperation } from '../../src/espn/fastcast-frames.js';
+import type { PatchOperation } from '../../src/espn/fastcast-wire.js';
 import { applyBatch } from '../../src/espn/fastcast-patch.js';
 import { SUMMARY_READ_PARTS } from '../../src/espn/summary-parts.js';
 import { HAVE_FIXTURES, loadFixture, itRecorded } from '../support/fixtures.js';

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createFastcastClient, type FastcastClient } from '../../src/espn/fastcast-client.js';
-import { DISCOVERY_PATH } from '../../src/espn/fastcast-frames.js';
+import { DISCOVERY_PATH } from '../../src/espn/fastcast-wire.js';
 import { testCerts, type Pem, type TestCa, type TestCerts } from '../support/test-certs.js';
 import { waitFor } from '../support/wait-for.js';
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  encodePatchPayload,
-  type FastcastFrame,
-  type PatchOperation,
-} from '../../src/espn/fastcast-frames.js';
+import { encodePatchPayload, type FastcastFrame, type PatchOperation } from '../../src/espn/fastcast-wire.js';
 import { createTopic, type ResyncReason, type TopicDocument } from '../../src/espn/fastcast-topic.js';
 import type { SkippedOperation } from '../../src/espn/fastcast-patch.js';
 import { fastcastSkippedOps } from '../../src/core/metrics.js';

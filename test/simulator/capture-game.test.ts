@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTURE_FORMAT, type Capture, type CaptureEntry } from '../../src/espn/fastcast-capture.js';
-import { encodePatchPayload } from '../../src/espn/fastcast-frames.js';
+import { encodePatchPayload } from '../../src/espn/fastcast-wire.js';
 import { createCaptureGame } from '../../src/simulator/capture-game.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */

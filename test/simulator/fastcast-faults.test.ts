@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_USER_AGENT } from '../../src/core/version.js';
-import { gameTopic, socketPath } from '../../src/espn/fastcast-frames.js';
+import { gameTopic, socketPath } from '../../src/espn/fastcast-wire.js';
 import { upstreamOptionsFromFlags } from '../../src/cli/upstream.js';
 import { parseFastcastFaults } from '../../src/simulator/fastcast-faults.js';
 import type { RunningUpstream, UpstreamOptions } from '../../src/simulator/index.js';

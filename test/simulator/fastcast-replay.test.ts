@@ -10,7 +10,7 @@ import {
   createCaptureWriter,
   type CaptureEntry,
 } from '../../src/espn/fastcast-capture.js';
-import { encodePatchPayload, type PatchOperation } from '../../src/espn/fastcast-frames.js';
+import { encodePatchPayload, type PatchOperation } from '../../src/espn/fastcast-wire.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */

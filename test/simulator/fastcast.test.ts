@@ -7,7 +7,7 @@ import {
   gameTopic,
   readFrame,
   type FastcastFrame,
-} from '../../src/espn/fastcast-frames.js';
+} from '../../src/espn/fastcast-wire.js';
 import { parseFaultSpec } from '../../src/simulator/faults.js';
 import type { RunningUpstream } from '../../src/simulator/index.js';
 import { NBA, TestClock, closeAll, getJson, start } from './helpers.js';

@@ -5,7 +5,7 @@ import { createClient } from '../../src/client/client.js';
 import { silentLogger } from '../../src/core/log.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { loadPushConfig } from '../../src/daemon/push-config.js';
-import { gameTopic } from '../../src/espn/fastcast-frames.js';
+import { gameTopic } from '../../src/espn/fastcast-wire.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { startUpstream } from '../../src/simulator/index.js';
 import { testDaemonConfig } from '../support/daemon-config.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../core/log.js';
 import { fastcastBytes, fastcastFrames, fastcastUnknownOps } from '../core/metrics.js';
-import { readFrames, type FastcastFrame } from './fastcast-frames.js';
+import { readFrames, type FastcastFrame } from './fastcast-wire.js';
 
 /**
  * What the FastCast client does with a socket's text before acting on it: bytes and ops counted,
@@ -12,7 +12,7 @@ import { readFrames, type FastcastFrame } from './fastcast-frames.js';
 const KNOWN_OPS: ReadonlySet<string> = new Set(['C', 'S', 'H', 'R', 'P', 'I', 'B', 'M', 'U']);
 
 /** One socket frame's messages (one, or several sent as a JSON array), in order; none if it does not read. */
-export function readSocketFrame(text: string, logger: Logger): FastcastFrame[] {
+export function readSocketMessages(text: string, logger: Logger): FastcastFrame[] {
   fastcastBytes.inc({ kind: 'frame' }, Buffer.byteLength(text));
   try {
     const read = readFrames(text, 'fastcast');
@@ -25,12 +25,12 @@ export function readSocketFrame(text: string, logger: Logger): FastcastFrame[] {
 }
 
 /** Counts a message by its op; false (logged, and to be ignored) when the op is not one FastCast is known to send. */
-export function knownOp(frame: FastcastFrame, logger: Logger): boolean {
-  const known = KNOWN_OPS.has(frame.op);
-  fastcastFrames.inc({ op: known ? frame.op : 'other' });
+export function knownOp(message: FastcastFrame, logger: Logger): boolean {
+  const known = KNOWN_OPS.has(message.op);
+  fastcastFrames.inc({ op: known ? message.op : 'other' });
   if (!known) {
     fastcastUnknownOps.inc();
-    logger.debug({ op: frame.op.slice(0, 16) }, 'FastCast message with an unknown op ignored');
+    logger.debug({ op: message.op.slice(0, 16) }, 'FastCast message with an unknown op ignored');
   }
   return known;
 }

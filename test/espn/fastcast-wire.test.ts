@@ -9,7 +9,7 @@ import {
   readFrame,
   readFrames,
   socketPath,
-} from '../../src/espn/fastcast-frames.js';
+} from '../../src/espn/fastcast-wire.js';
 
 const PATCH = [
   { op: 'move', from: '/plays/0', path: '/plays/1' },

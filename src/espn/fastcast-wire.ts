@@ -8,7 +8,7 @@ import { fastcastOversize } from '../core/metrics.js';
  * live games. Known from public notes of clients that talked to it in July 2026
  * (docs/upstream.md, "FastCast"); every field is read defensively, since ESPN can change it.
  *
- * Frames are JSON text with an `op`:
+ * Messages are JSON text with an `op`:
  * - `C` connect (answer: `rc`, `hbi` heartbeat seconds, `sid` session id);
  * - `S` subscribe to a topic `tc` (answer: `rc` 200, or 404 when the topic does not exist now);
  * - `H` the topic's checkpoint: `pl` is the URL of the full current document;
@@ -16,7 +16,7 @@ import { fastcastOversize } from '../core/metrics.js';
  * - `I` (`pl: "0"`, consumes a `mid`) and `B`: keep-alives;
  * - `M` maintenance: the service is going away for a while (the client reconnects later);
  * - `U` unsubscribe.
- * A frame may hold several messages as a JSON array of them (`readFrames`).
+ * One socket frame may hold several messages as a JSON array of them (`readFrames`).
  */
 
 /**
@@ -34,7 +34,7 @@ export interface PatchOperation {
   readonly value?: unknown;
 }
 
-/** A frame as read from the socket; unknown ops are kept so the caller can ignore them. */
+/** A message as read from the socket; unknown ops are kept so the caller can ignore them. */
 export interface FastcastFrame {
   readonly op: string;
   readonly rc?: number;
@@ -93,7 +93,7 @@ function parseJson(text: string, where: string, what: string): unknown {
 
 /** Reads one text frame; throws `UpstreamPayloadError` when it is not a JSON object with an `op`. */
 export function readFrame(text: string, where: string): FastcastFrame {
-  return toFrame(parseJson(text, where, 'frame'), where);
+  return toMessage(parseJson(text, where, 'frame'), where);
 }
 
 /**
@@ -103,20 +103,20 @@ export function readFrame(text: string, where: string): FastcastFrame {
  */
 export function readFrames(text: string, where: string): { frames: FastcastFrame[]; invalid: number } {
   const value = parseJson(text, where, 'frame');
-  if (!Array.isArray(value)) return { frames: [toFrame(value, where)], invalid: 0 };
-  const frames: FastcastFrame[] = [];
+  if (!Array.isArray(value)) return { frames: [toMessage(value, where)], invalid: 0 };
+  const messages: FastcastFrame[] = [];
   let invalid = 0;
   for (const entry of value as unknown[]) {
     try {
-      frames.push(toFrame(entry, where));
+      messages.push(toMessage(entry, where));
     } catch {
       invalid++;
     }
   }
-  return { frames, invalid };
+  return { frames: messages, invalid };
 }
 
-function toFrame(value: unknown, where: string): FastcastFrame {
+function toMessage(value: unknown, where: string): FastcastFrame {
   if (typeof value !== 'object' || value === null || typeof (value as { op?: unknown }).op !== 'string')
     throw new UpstreamPayloadError(where, 'frame has no op');
   const v = value as Record<string, unknown>;
@@ -124,7 +124,7 @@ function toFrame(value: unknown, where: string): FastcastFrame {
     typeof x === 'number' && Number.isFinite(x) ? x : undefined;
   const str = (x: unknown): string | undefined =>
     typeof x === 'string' ? x : typeof x === 'number' ? String(x) : undefined;
-  const frame: Record<string, unknown> = { op: v.op };
+  const message: Record<string, unknown> = { op: v.op };
   const fields = {
     rc: num(v.rc),
     hbi: num(v.hbi),
@@ -133,8 +133,8 @@ function toFrame(value: unknown, where: string): FastcastFrame {
     mid: num(typeof v.mid === 'string' ? Number(v.mid) : v.mid),
     pl: typeof v.pl === 'string' ? v.pl : v.pl === undefined ? undefined : JSON.stringify(v.pl),
   };
-  for (const [k, x] of Object.entries(fields)) if (x !== undefined) frame[k] = x;
-  return frame as unknown as FastcastFrame;
+  for (const [k, x] of Object.entries(fields)) if (x !== undefined) message[k] = x;
+  return message as unknown as FastcastFrame;
 }
 
 /**
