@@ -18,6 +18,7 @@ import {
 } from '../../src/espn/fastcast-client.js';
 import { encodePatchPayload, gameTopic, MAX_PAYLOAD_BYTES } from '../../src/espn/fastcast-wire.js';
 import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { waitFor } from '../support/wait-for.js';
 import { startScript, type ScriptOptions, type ScriptServer } from './fastcast-script.js';
 
@@ -51,6 +52,8 @@ async function counted(counter: Counter<string>, labels: Record<string, string> 
 }
 
 interface Run {
+  /** The client's timers: heartbeat, backoffs, subscription waits. */
+  time: VirtualTime;
   script: ScriptServer;
   client: FastcastClient;
   docs: TopicDocument[];
@@ -58,7 +61,8 @@ interface Run {
 }
 
 async function run(script: ScriptOptions, client: Partial<FastcastClientOptions> = {}): Promise<Run> {
-  const server = await startScript(script);
+  const time = new VirtualTime();
+  const server = await startScript({ now: () => time.now(), ...script });
   open.push(server);
   const http = createClient({ upstream: server.url, timeoutMs: 2000, retries: 0, retryBaseMs: 10 });
   open.push(http);
@@ -78,6 +82,7 @@ async function run(script: ScriptOptions, client: Partial<FastcastClientOptions>
       resyncLimit: { count: 1_000, windowMs: 60_000, pauseMs: 60_000 },
       fetchDocument: (request) => http.fetchDocument(request),
       logger: silentLogger,
+      scheduler: time,
       ...client,
     },
     {
@@ -86,7 +91,7 @@ async function run(script: ScriptOptions, client: Partial<FastcastClientOptions>
     },
   );
   open.unshift(fc);
-  return { script: server, client: fc, docs, losses };
+  return { time, script: server, client: fc, docs, losses };
 }
 
 /** `H` for the topic, then patches numbered after it. */
@@ -106,9 +111,8 @@ describe('FastCast client: subscriptions that bring nothing', () => {
       },
     });
     r.client.subscribe(TOPIC);
-    await waitFor(
+    await r.time.until(
       () => r.losses.filter((l) => l.reason === 'no_topic').length >= 2,
-      10_000,
       'two no-topic losses',
     );
     expect(r.docs).toEqual([]);
@@ -120,7 +124,7 @@ describe('FastCast client: subscriptions that bring nothing', () => {
     // The socket stays up meanwhile: one connection for every subscription.
     expect(r.script.connects).toHaveLength(1);
     answerFrom = r.script.subscribes.length + 1;
-    await waitFor(() => r.docs.length > 0, 10_000, 'the checkpoint once an H comes');
+    await r.time.until(() => r.docs.length > 0, 'the checkpoint once an H comes');
     expect(r.docs[0]!.doc).toEqual(summary());
   });
 });
@@ -216,18 +220,20 @@ describe('FastCast client: frames', () => {
         hello(r.script)(session, topic);
         if (r.script.sessions.length === 1)
           setTimeout(() => {
-            maintenanceAt = Date.now();
+            maintenanceAt = r.time.now();
             session.send({ op: 'M' });
           }, 300);
       },
     });
     r.client.subscribe(TOPIC);
-    await waitFor(() => r.script.connects.length >= 2, 10_000, 'the reconnection');
+    // The M comes on the server's own (real) time; the backoff after it is the client's.
+    await waitFor(() => maintenanceAt > 0 && !r.client.connected, 10_000, 'the maintenance');
+    await r.time.until(() => r.script.connects.length >= 2, 'the reconnection');
     expect(await counted(fastcastMaintenance)).toBe(before + 1);
     expect(r.losses.map((l) => l.reason)).toContain('socket_closed');
     // Maintenance backoff: 10 × backoffBaseMs (20), drawn from its upper half; a drop waits 10-20 ms.
     expect(r.script.connects[1]! - maintenanceAt).toBeGreaterThanOrEqual(100);
-    await waitFor(() => r.docs.length >= 2, 10_000, 'the document again');
+    await r.time.until(() => r.docs.length >= 2, 'the document again');
   });
 
   it('a frame over 16 MiB closes the socket (counted) and the client comes back', async () => {
@@ -244,9 +250,10 @@ describe('FastCast client: frames', () => {
       },
     });
     r.client.subscribe(TOPIC);
-    await waitFor(() => r.script.connects.length >= 2, 10_000, 'the reconnection');
+    await waitFor(() => r.docs.length > 0 && !r.client.connected, 10_000, 'the oversize frame');
+    await r.time.until(() => r.script.connects.length >= 2, 'the reconnection');
     expect(await counted(fastcastOversize, { kind: 'frame' })).toBe(before + 1);
-    await waitFor(() => r.docs.length >= 2, 10_000, 'the document again');
+    await r.time.until(() => r.docs.length >= 2, 'the document again');
   });
 
   it('a compressed patch inflating to 256 MiB is refused at 16 MiB: a resync, the document untouched, memory bounded', async () => {
@@ -284,7 +291,7 @@ describe('FastCast client: frames', () => {
     expect(r.losses.find((l) => l.reason === 'bad_payload')!.detail).toMatch(/inflates past 16 MiB/);
     expect(await counted(fastcastOversize, { kind: 'inflated' })).toBe(before + 1);
     expect(r.docs.every((d) => JSON.stringify(d.doc) === JSON.stringify(summary([{ id: 'a' }])))).toBe(true);
-    await waitFor(() => r.docs.length >= 2, 10_000, 'the document from a fresh checkpoint');
+    await r.time.until(() => r.docs.length >= 2, 'the document from a fresh checkpoint');
   });
 });
 
@@ -303,7 +310,9 @@ describe('FastCast client: the token as servers read it', () => {
       },
     });
     r.client.subscribe(TOPIC);
-    await waitFor(() => r.script.connects.length >= 2 && r.docs.length >= 2, 10_000, 'two sessions');
+    await r.time.until(() => r.docs.length > 0, 'the first document');
+    await waitFor(() => !r.client.connected, 10_000, 'the first session closed');
+    await r.time.until(() => r.script.connects.length >= 2 && r.docs.length >= 2, 'two sessions');
     expect(r.script.tokensTried[0]).toBe('ab%2Bc/d=e==');
     expect(r.script.tokensTried.slice(1)).toEqual(
       Array(r.script.tokensTried.length - 1).fill(encodeURIComponent(TOKEN)),
@@ -323,7 +332,7 @@ describe('FastCast client: the token as servers read it', () => {
 
     const none = await run({ token: () => TOKEN, acceptToken: () => false });
     none.client.subscribe(TOPIC);
-    await waitFor(() => none.script.refused >= 4, 10_000, 'four refusals');
+    await none.time.until(() => none.script.refused >= 4, 'four refusals');
     // Each refusal of the given form is followed by one try of the encoded form, never two.
     const tried = none.script.tokensTried.slice(0, 4);
     expect(tried).toEqual([

@@ -29,6 +29,8 @@ export interface ScriptOptions {
   /** The checkpoint body served for `topic` (JSON-encoded unless a string), or a promise of it. */
   checkpoint?: (topic: string) => unknown;
   hbiSeconds?: number;
+  /** The clock `subscribes` and `connects` are read on (ms); default the wall clock. */
+  now?: () => number;
 }
 
 export interface ScriptServer {
@@ -48,6 +50,7 @@ export interface ScriptServer {
 }
 
 export async function startScript(options: ScriptOptions = {}): Promise<ScriptServer> {
+  const now = options.now ?? Date.now;
   const tokens = new Set<string>();
   const state = {
     refused: 0,
@@ -95,7 +98,7 @@ export async function startScript(options: ScriptOptions = {}): Promise<ScriptSe
     }
     tokens.delete(token);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      state.connects.push(Date.now());
+      state.connects.push(now());
       const session: ScriptSession = {
         ws,
         sid: randomUUID(),
@@ -108,7 +111,7 @@ export async function startScript(options: ScriptOptions = {}): Promise<ScriptSe
           session.send({ op: 'C', rc: 200, hbi: options.hbiSeconds ?? 30, sid: session.sid });
           options.onConnect?.(session);
         } else if (m.op === 'S' && m.tc) {
-          state.subscribes.push({ topic: m.tc, at: Date.now() });
+          state.subscribes.push({ topic: m.tc, at: now() });
           session.send({ op: 'S', rc: 200, tc: m.tc });
           options.onSubscribe?.(session, m.tc);
         }
