@@ -4,7 +4,7 @@ import { createFastcastClient } from '../../src/espn/fastcast-client.js';
 import { gameTopic } from '../../src/espn/fastcast-wire.js';
 import { startUpstream } from '../../src/simulator/index.js';
 import { testFastcastOptions } from '../support/fastcast-test-options.js';
-import { waitFor } from '../support/wait-for.js';
+import { VirtualTime } from '../support/virtual-time.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -18,13 +18,16 @@ describe('FastCast subscription pacing, against the simulator', () => {
     const up = await startUpstream({
       clock,
       simulate: { games: GAMES, seed: 5 },
-      fastcast: { hbiSeconds: 0.4 },
+      // The client's heartbeat runs in virtual time, faster than the server's keep-alives come.
+      fastcast: { hbiSeconds: 30 },
     });
     open.push(up);
     // Every game of the slate under way.
     clock.ms += 6 * 3_600_000;
     const http = createClient({ upstream: up.url, timeoutMs: 5000, retries: 1, retryBaseMs: 10 });
     open.push(http);
+    // The pacer's waits run in virtual time: the checkpoints' times are read on it.
+    const time = new VirtualTime();
     const fetchedAt: number[] = [];
     const delivered = new Set<string>();
     const pacing = { ratePerSecond: 20, burst: 4 };
@@ -33,8 +36,9 @@ describe('FastCast subscription pacing, against the simulator', () => {
         timeoutMs: 5000,
         subscribeTimeoutMs: 30_000,
         subscribePacing: pacing,
+        scheduler: time,
         fetchDocument: (request) => {
-          fetchedAt.push(Date.now());
+          fetchedAt.push(time.now());
           return http.fetchDocument(request);
         },
       }),
@@ -42,9 +46,9 @@ describe('FastCast subscription pacing, against the simulator', () => {
     );
     open.unshift(client);
     const topics = up.games.map((g) => gameTopic(g.league, g.id));
-    const start = Date.now();
+    const start = time.now();
     for (const t of topics) client.subscribe(t);
-    await waitFor(() => delivered.size === GAMES, 20_000, 'every topic delivered');
+    await time.until(() => delivered.size === GAMES, 'every topic delivered');
     expect(fetchedAt.length).toBeGreaterThanOrEqual(GAMES);
     // A checkpoint follows its subscription, which the bucket lets through at `burst`, then
     // `ratePerSecond`: by any moment, no more than that many, however the machine is loaded.

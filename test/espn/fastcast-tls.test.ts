@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import { createFastcastClient, type FastcastClient } from '../../src/espn/fastcast-client.js';
 import { DISCOVERY_PATH } from '../../src/espn/fastcast-wire.js';
 import { testCerts, type Pem, type TestCa, type TestCerts } from '../support/test-certs.js';
-import { waitFor } from '../support/wait-for.js';
+import { VirtualTime } from '../support/virtual-time.js';
 
 /**
  * FastCast's TLS on real sockets with throw-away certificates: discovery at `https://localhost`
@@ -99,7 +99,12 @@ interface LogLine {
   serviceHost?: string;
 }
 
-function startClient(up: Upstream, ca: string | undefined): { client: FastcastClient; logs: LogLine[] } {
+function startClient(
+  up: Upstream,
+  ca: string | undefined,
+): { client: FastcastClient; logs: LogLine[]; time: VirtualTime } {
+  // The client's backoffs run in virtual time; the TLS handshakes are real.
+  const time = new VirtualTime();
   const logs: LogLine[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   const client = createFastcastClient(
@@ -116,12 +121,13 @@ function startClient(up: Upstream, ca: string | undefined): { client: FastcastCl
       // These servers answer `C` and `S` only: no `H` frame ever asks for a checkpoint.
       fetchDocument: () => Promise.reject(new Error('no checkpoint in a TLS handshake test')),
       logger,
+      scheduler: time,
     },
     { document: () => undefined, lost: () => undefined },
   );
   open.push(() => client.close());
   client.subscribe(TOPIC);
-  return { client, logs };
+  return { client, logs, time };
 }
 
 const accepted = (logs: LogLine[]): LogLine[] =>
@@ -131,29 +137,29 @@ const lost = (logs: LogLine[]): LogLine[] => logs.filter((l) => l.msg.startsWith
 describe('FastCast TLS', () => {
   it('accepts a certificate naming the discovery host on the IP discovery gave, and says so once', async () => {
     const up = await startUpstream(trusted.leaf(['DNS:localhost']));
-    const { client, logs } = startClient(up, trusted.cert);
-    await waitFor(() => client.connected, 10_000, 'the C handshake');
+    const { client, logs, time } = startClient(up, trusted.cert);
+    await time.until(() => client.connected, 'the C handshake');
     expect(up.connects).toBe(1);
     expect(accepted(logs)).toEqual([
       expect.objectContaining({ level: 30, address: '127.0.0.1', serviceHost: 'localhost' }),
     ]);
     // A reconnection is checked again but not logged again.
     up.dropAll();
-    await waitFor(() => up.connects === 2 && client.connected, 10_000, 'the second handshake');
+    await time.until(() => up.connects === 2 && client.connected, 'the second handshake');
     expect(accepted(logs)).toHaveLength(1);
   });
 
   it('accepts a certificate naming the address connected to, without the widened name', async () => {
     const up = await startUpstream(trusted.leaf(['IP:127.0.0.1']));
-    const { client, logs } = startClient(up, trusted.cert);
-    await waitFor(() => client.connected, 10_000, 'the C handshake');
+    const { client, logs, time } = startClient(up, trusted.cert);
+    await time.until(() => client.connected, 'the C handshake');
     expect(accepted(logs)).toEqual([]);
   });
 
   it('refuses a certificate naming another host, and keeps trying', async () => {
     const up = await startUpstream(trusted.leaf(['DNS:evil.example']));
-    const { client, logs } = startClient(up, trusted.cert);
-    await waitFor(() => lost(logs).length >= 3, 10_000, 'three refused connections');
+    const { client, logs, time } = startClient(up, trusted.cert);
+    await time.until(() => lost(logs).length >= 3, 'three refused connections');
     for (const line of lost(logs)) {
       expect(line.reason).toBe('error');
       expect(line.detail).toContain("FastCast's certificate is valid for neither 127.0.0.1 nor localhost");
@@ -166,8 +172,8 @@ describe('FastCast TLS', () => {
 
   it('refuses a certificate whose chain is not trusted, even naming the discovery host', async () => {
     const up = await startUpstream(untrusted.leaf(['DNS:localhost', 'IP:127.0.0.1']));
-    const { client, logs } = startClient(up, trusted.cert);
-    await waitFor(() => lost(logs).length >= 2, 10_000, 'two refused connections');
+    const { client, logs, time } = startClient(up, trusted.cert);
+    await time.until(() => lost(logs).length >= 2, 'two refused connections');
     for (const line of lost(logs)) expect(line.detail).toMatch(/unable to verify|issuer certificate/);
     expect(up.sockets).toBe(0);
     expect(client.connected).toBe(false);
@@ -176,10 +182,9 @@ describe('FastCast TLS', () => {
 
   it('without the test CA given, discovery itself is refused: Node’s roots alone do not trust it', async () => {
     const up = await startUpstream(trusted.leaf(['DNS:localhost']));
-    const { client, logs } = startClient(up, undefined);
-    await waitFor(
+    const { client, logs, time } = startClient(up, undefined);
+    await time.until(
       () => logs.filter((l) => l.msg === 'FastCast discovery failed').length >= 2,
-      10_000,
       'two failed discoveries',
     );
     expect(up.sockets).toBe(0);
