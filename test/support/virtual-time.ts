@@ -1,23 +1,37 @@
-import { VirtualClock } from '../streams/helpers.js';
+import { VirtualTimeScheduler } from 'rxjs';
 
 /**
  * Virtual time for a client whose timers run on an rxjs scheduler while its sockets stay real:
- * time moves only when the test says so (`advance`), or when nothing real is left to wait for
- * (`until`). Between two timers the real I/O they started (a discovery, an upgrade, a message) is
- * given `ioMs` of real time to end.
+ * time moves only when the test says so, or when nothing real is left to wait for. Between two
+ * timers the real I/O they started (a discovery, an upgrade, a message) is given the time to end.
  */
-export class VirtualTime extends VirtualClock {
-  constructor(start = Date.UTC(2025, 0, 15, 0, 10), ioMs = 25) {
-    super(start, () => io(ioMs));
-    this.io = () => io(ioMs);
+export class VirtualTime extends VirtualTimeScheduler {
+  /** `ioMs`: the real time given to I/O before virtual time moves on. */
+  constructor(
+    start = Date.UTC(2025, 0, 15, 0, 10),
+    private readonly ioMs = 25,
+  ) {
+    super();
+    this.frame = start;
   }
 
-  private readonly io: () => Promise<void>;
+  /** Runs every timer due within `ms` of virtual time, letting real I/O end between them. */
+  async advance(ms: number): Promise<void> {
+    const target = this.frame + ms;
+    for (;;) {
+      await this.io();
+      const next = this.actions[0];
+      if (next === undefined || next.delay > target) break;
+      this.runNext();
+    }
+    this.frame = target;
+    await this.io();
+  }
 
   /**
    * Waits for `check`: while it does not hold, real I/O is given its time, then the next timer
-   * runs (virtual time jumps to it). Fails with `what` when the next timer is over `virtualMs`
-   * ahead, or after `realMs` of real time.
+   * runs (virtual time jumps to it), at most `virtualMs` ahead. Fails with `what` after
+   * `virtualMs` of virtual time, or `realMs` of real time.
    */
   async until(check: () => boolean, what: string, virtualMs = 600_000, realMs = 20_000): Promise<void> {
     const deadline = this.frame + virtualMs;
@@ -29,17 +43,24 @@ export class VirtualTime extends VirtualClock {
       if (next !== undefined) {
         if (next.delay > deadline)
           throw new Error(`timed out after ${virtualMs} virtual ms waiting for ${what}`);
-        this.maxFrames = next.delay;
-        this.flush();
+        this.runNext();
       }
       if (Date.now() > realDeadline) throw new Error(`timed out after ${realMs} real ms waiting for ${what}`);
     }
   }
-}
 
-/** Lets pending promise chains and I/O callbacks run, for `ms` of real time. */
-async function io(ms: number): Promise<void> {
-  for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+  /** Runs the next timer, virtual time moved to it. */
+  private runNext(): void {
+    const next = this.actions[0];
+    if (next === undefined) return;
+    this.maxFrames = next.delay;
+    this.flush();
+  }
+
+  /** Lets pending promise chains and I/O callbacks run, for `ioMs` of real time. */
+  private async io(): Promise<void> {
+    for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, this.ioMs));
+    for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
