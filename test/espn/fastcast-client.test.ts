@@ -12,6 +12,7 @@ import type { DocumentRequest } from '../../src/espn/http.js';
 import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { BROWSER_AGENT as BROWSER, testFastcastOptions } from '../support/fastcast-test-options.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { waitFor } from '../support/wait-for.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read ESPN's free-form JSON */
@@ -25,7 +26,14 @@ class Clock {
   now = (): number => this.ms;
 }
 
-async function setup(resyncLimit?: ResyncLimit): Promise<{
+/**
+ * `time`: the client's timers run on it (virtual time) and the simulator announces ESPN's 30 s
+ * heartbeat, since its keep-alives come in real time; without it, both run on the wall clock.
+ */
+async function setup(
+  resyncLimit?: ResyncLimit,
+  time?: VirtualTime,
+): Promise<{
   up: RunningUpstream;
   clock: Clock;
   client: FastcastClient;
@@ -38,7 +46,11 @@ async function setup(resyncLimit?: ResyncLimit): Promise<{
   advance: () => Promise<void>;
 }> {
   const clock = new Clock();
-  const up = await startUpstream({ clock, simulate: { games: 1, seed: 3 }, fastcast: { hbiSeconds: 0.4 } });
+  const up = await startUpstream({
+    clock,
+    simulate: { games: 1, seed: 3 },
+    fastcast: { hbiSeconds: time ? 30 : 0.4 },
+  });
   open.push(up);
   const game = up.games[0]!;
   const topic = gameTopic(game.league, game.id);
@@ -52,6 +64,7 @@ async function setup(resyncLimit?: ResyncLimit): Promise<{
     testFastcastOptions(up.fastcastUrl as string, {
       // The faults below are set for a while at a time: each may resync a few times.
       resyncLimit: resyncLimit ?? { count: 1_000, windowMs: 60_000, pauseMs: 60_000 },
+      ...(time ? { scheduler: time } : {}),
       fetchDocument: (request) => {
         checkpoints.push(request);
         return http.fetchDocument(request);
@@ -73,11 +86,10 @@ async function setup(resyncLimit?: ResyncLimit): Promise<{
   const latest = (): any => docs[docs.length - 1]?.doc;
   const advance = async (): Promise<void> => {
     clock.ms += 120_000;
-    await waitFor(
-      () => JSON.stringify(latest()) === JSON.stringify(expected()),
-      10_000,
-      'the pushed document to match the game',
-    );
+    const matches = (): boolean => JSON.stringify(latest()) === JSON.stringify(expected());
+    const what = 'the pushed document to match the game';
+    if (time) await time.until(matches, what);
+    else await waitFor(matches, 10_000, what);
   };
   return { up, clock, client, topic, docs, losses, checkpoints, latest, expected, advance };
 }
@@ -125,46 +137,45 @@ describe('FastCast client against the simulator', () => {
   });
 
   it('a topic that keeps resyncing is left to polling for a pause, then followed again', async () => {
-    const s = await setup({ count: 3, windowMs: 10_000, pauseMs: 1_500 });
+    const time = new VirtualTime();
+    const s = await setup({ count: 3, windowMs: 10_000, pauseMs: 1_500 }, time);
     s.client.subscribe(s.topic);
-    await waitFor(() => s.docs.length > 0, 10_000, 'the checkpoint');
+    await time.until(() => s.docs.length > 0, 'the checkpoint');
     s.up.faults.set('badpatch=1');
     // The game goes on: every new version is a patch that does not apply.
-    await waitFor(
-      () => {
-        s.clock.ms += 20_000;
-        return s.losses.includes('resync_storm');
-      },
-      10_000,
-      'the pause',
-    );
+    await time.until(() => {
+      s.clock.ms += 20_000;
+      return s.losses.includes('resync_storm');
+    }, 'the pause');
     expect(s.losses.filter((l) => l === 'bad_patch')).toHaveLength(3);
     // Paused: no checkpoint is asked for, whatever the topic publishes meanwhile.
     s.up.faults.set('');
     const checkpoints = s.checkpoints.length;
     const docs = s.docs.length;
     s.clock.ms += 120_000;
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await time.advance(800);
     expect(s.checkpoints.length).toBe(checkpoints);
     expect(s.docs.length).toBe(docs);
     // After the pause the topic is subscribed again and its document is current.
-    await waitFor(() => s.checkpoints.length > checkpoints, 10_000, 'a checkpoint after the pause');
+    await time.until(() => s.checkpoints.length > checkpoints, 'a checkpoint after the pause');
     await s.advance();
     expect(s.client.connected).toBe(true);
   });
 
   it('a dropped socket, a silent socket, an expired token and a topic 404 end in the document again', async () => {
-    const s = await setup();
+    // Silence is noticed after twice the heartbeat of virtual time, the backoffs likewise.
+    const time = new VirtualTime();
+    const s = await setup(undefined, time);
     s.client.subscribe(s.topic);
-    await waitFor(() => s.docs.length > 0, 10_000, 'the checkpoint');
+    await time.until(() => s.docs.length > 0, 'the checkpoint');
     for (const fault of ['dropsocket', 'silentsocket']) {
       s.up.faults.set(`${fault}=1`);
       s.clock.ms += 120_000;
-      await waitFor(() => s.losses.includes('socket_closed'), 10_000, `${fault} noticed`);
+      await time.until(() => s.losses.includes('socket_closed'), `${fault} noticed`);
       s.up.faults.set('expiredtoken=1');
-      await new Promise((r) => setTimeout(r, 150));
+      await time.advance(150);
       s.up.faults.set('topic404=0.5');
-      await waitFor(() => s.client.connected, 10_000, 'a new connection');
+      await time.until(() => s.client.connected, 'a new connection');
       s.up.faults.set('');
       await s.advance();
       s.losses.length = 0;
