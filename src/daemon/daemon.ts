@@ -14,6 +14,7 @@ import type { Bus } from '../bus/types.js';
 import { describeConfig, type Config } from './config.js';
 import type { PushConfig } from './push-config.js';
 import { createFastcastClient } from '../espn/fastcast-client.js';
+import { createFastcastGames } from '../espn/fastcast-games.js';
 import { fastcastClientOptions } from './fastcast-options.js';
 import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
 import { DEFAULT_LEAGUES, LEAGUES } from '../core/leagues.js';
@@ -414,12 +415,16 @@ function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): 
   return {
     reconcileMs: push.reconcileMs,
     connect: (listener) =>
-      createFastcastClient(
-        fastcastClientOptions(
-          push,
-          (request) => client.fetchDocument(request),
-          logger.child({ component: 'fastcast' }),
-        ),
+      createFastcastGames(
+        (topics) =>
+          createFastcastClient(
+            fastcastClientOptions(
+              push,
+              (request) => client.fetchDocument(request),
+              logger.child({ component: 'fastcast' }),
+            ),
+            topics,
+          ),
         listener,
       ),
   };

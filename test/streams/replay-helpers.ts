@@ -4,7 +4,8 @@ import type { Bus } from '../../src/bus/types.js';
 import { createClient } from '../../src/client/client.js';
 import type { League } from '../../src/core/leagues.js';
 import { silentLogger } from '../../src/core/log.js';
-import { createFastcastClient, type FastcastListener } from '../../src/espn/fastcast-client.js';
+import { createFastcastClient } from '../../src/espn/fastcast-client.js';
+import { createFastcastGames } from '../../src/espn/fastcast-games.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -278,23 +279,27 @@ export async function replayLive(options: {
       ? {
           push: {
             reconcileMs: options.push.reconcileMs,
-            connect: (listener: FastcastListener) =>
-              createFastcastClient(
-                {
-                  discoveryUrl: sim.fastcastUrl as string,
-                  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
-                  origin: 'https://www.espn.com',
-                  timeoutMs: 1000,
-                  backoffBaseMs: 20,
-                  backoffMaxMs: 200,
-                  retryTopicMs: 100,
-                  resyncMinMs: 20,
-                  // A whole game replays in seconds here, with faults on every kind of loss: a real
-                  // game's resync budget would be spent by design, and pausing push is not under test.
-                  resyncLimit: { count: 1_000_000, windowMs: 60_000, pauseMs: 60_000 },
-                  fetchDocument: (request) => client.fetchDocument(request),
-                  logger: silentLogger,
-                },
+            connect: (listener) =>
+              createFastcastGames(
+                (topics) =>
+                  createFastcastClient(
+                    {
+                      discoveryUrl: sim.fastcastUrl as string,
+                      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
+                      origin: 'https://www.espn.com',
+                      timeoutMs: 1000,
+                      backoffBaseMs: 20,
+                      backoffMaxMs: 200,
+                      retryTopicMs: 100,
+                      resyncMinMs: 20,
+                      // A whole game replays in seconds here, with faults on every kind of loss: a real
+                      // game's resync budget would be spent by design, and pausing push is not under test.
+                      resyncLimit: { count: 1_000_000, windowMs: 60_000, pauseMs: 60_000 },
+                      fetchDocument: (request) => client.fetchDocument(request),
+                      logger: silentLogger,
+                    },
+                    topics,
+                  ),
                 listener,
               ),
           },
