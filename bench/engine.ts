@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createMemoryBus } from '../src/bus/memory.js';
-import { createClient } from '../src/client/client.js';
+import { createEspnClient } from '../src/espn-client/client.js';
 import { parsePlays } from '../src/tables/index.js';
 import { generateFinishedSummary, startUpstream } from '../src/simulator/index.js';
 import { createEngine } from '../streams/engine.js';
@@ -133,7 +133,7 @@ async function liveLoad(): Promise<Record<string, unknown>> {
     });
     child.on('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
   });
-  const client = createClient({ upstream: url });
+  const client = createEspnClient({ upstream: url });
   const bus = createMemoryBus();
   const engine = createEngine({ client, leagues: ['mens', 'womens'], bus });
   let events = 0;

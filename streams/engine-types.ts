@@ -1,7 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Bus } from '../src/bus/types.js';
 import type { FastcastClient, FastcastListener } from '../src/espn/fastcast-client.js';
-import type { CourtsideClient } from '../src/client/client.js';
+import type { EspnClient } from '../src/espn-client/client.js';
 import type { League } from '../src/core/leagues.js';
 import type { Logger } from '../src/core/log.js';
 import type { GameEvent, GameSnapshot, GameState, SnapshotSource } from '../src/model/events.js';
@@ -24,7 +24,7 @@ export interface EngineIntervals {
 }
 
 export interface EngineOptions {
-  client: Pick<CourtsideClient, 'call'>;
+  client: Pick<EspnClient, 'call'>;
   leagues: League[];
   /** Default: a new in-memory bus (closed by the engine's `close()`). */
   bus?: Bus;

@@ -204,10 +204,10 @@ describe('the installed package', () => {
     writeFileSync(
       join(app, 'imports.mjs'),
       [
-        "import { createClient, OPERATION_NAMES } from 'courtside';",
+        "import { createEspnClient, OPERATION_NAMES } from 'courtside';",
         "import { connect } from 'courtside/client';",
         "import { startUpstream } from 'courtside/simulator';",
-        'console.log(JSON.stringify([typeof createClient, OPERATION_NAMES.length, typeof connect, typeof startUpstream]));',
+        'console.log(JSON.stringify([typeof createEspnClient, OPERATION_NAMES.length, typeof connect, typeof startUpstream]));',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, ['imports.mjs'], { cwd: app });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import type { League } from '../../src/core/leagues.js';
 import { silentLogger } from '../../src/core/log.js';
 import { createFastcastClient, type FastcastListener } from '../../src/espn/fastcast-client.js';
@@ -259,7 +259,7 @@ export async function replayLive(options: {
     ...(options.faults ? { faults: options.faults } : {}),
   });
   cleanup.push(() => sim.close());
-  const client = createClient({
+  const client = createEspnClient({
     upstream: sim.url,
     timeoutMs: 400,
     retries: 1,
