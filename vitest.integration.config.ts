@@ -31,7 +31,7 @@ export const INTEGRATION_FILES: readonly string[] = [
   'test/cli/shutdown.test.ts',
   'test/cli/watch-hints.test.ts',
   'test/cli/watch.test.ts',
-  'test/client/user-agent.test.ts',
+  'test/espn-client/user-agent.test.ts',
   'test/core/log.test.ts',
   'test/daemon/upstream-health.test.ts',
   'test/live-client/recovery.test.ts',
