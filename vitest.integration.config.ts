@@ -58,7 +58,7 @@ export const INTEGRATION_FILES: readonly string[] = [
   'test/server/client-limits.test.ts',
   'test/server/gateway-delay.test.ts',
   'test/server/gateway-load.test.ts',
-  'test/streams/date-seam-live.test.ts',
+  'test/streams/board-days-live.test.ts',
   'test/streams/late-plays-replay.test.ts',
   'test/streams/push-lookalike.test.ts',
   'test/streams/push-replay.test.ts',

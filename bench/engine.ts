@@ -17,7 +17,7 @@ import { parsePlays } from '../src/tables/index.js';
 import { generateFinishedSummary, startUpstream } from '../src/simulator/index.js';
 import { createEngine } from '../streams/engine.js';
 import { diffSummary } from '../streams/game-diff.js';
-import { newGameState } from '../streams/game-state.js';
+import { newGameState } from '../streams/diff-state.js';
 import type { RawPlay } from '../streams/play-fingerprint.js';
 import { percentile } from './percentile.js';
 

@@ -47,7 +47,7 @@ export interface EngineOptions {
   /**
    * Until when after Eastern midnight the previous Eastern day's board is read besides the default
    * one, as an Eastern wall-clock time `HH:MM`; default `06:00`. After it, that board is read only
-   * while it lists a game not yet final. `00:00`: only then. See date-seam.ts.
+   * while it lists a game not yet final. `00:00`: only then. See board-days.ts.
    */
   previousDayUntil?: string;
   logger?: Logger;

@@ -39,7 +39,7 @@ import {
 import type { EngineContext } from './engine-context.js';
 import type { PollerStatus } from './engine-types.js';
 import { diffSummary } from './game-diff.js';
-import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './game-state.js';
+import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './diff-state.js';
 import type { RawPlay } from './play-fingerprint.js';
 import { isUrgent } from './poll-budget.js';
 import { errorInfo } from './poller-status.js';

@@ -11,7 +11,7 @@ import { startUpstream, type RunningUpstream } from '../../src/simulator/index.j
 import { createReplayGame, revealSchedule } from '../../src/simulator/replay-game.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
 import { diffSummary } from '../../streams/game-diff.js';
-import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
+import { newGameState, restoreGameState, type GameDiffState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import type { FixtureFile } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
