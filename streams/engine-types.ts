@@ -1,6 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Bus, GameKey } from '../src/bus/types.js';
-import type { CourtsideClient } from '../src/client/client.js';
+import type { EspnClient } from '../src/espn-client/client.js';
 import type { League } from '../src/core/leagues.js';
 import type { Logger } from '../src/core/log.js';
 import type { GameEvent, GameSnapshot, GameState, SnapshotSource } from '../src/model/events.js';
@@ -23,7 +23,7 @@ export interface EngineIntervals {
 }
 
 export interface EngineOptions {
-  client: Pick<CourtsideClient, 'call'>;
+  client: Pick<EspnClient, 'call'>;
   leagues: League[];
   /** Default: a new in-memory bus (closed by the engine's `close()`). */
   bus?: Bus;
@@ -46,7 +46,7 @@ export interface EngineOptions {
   /**
    * Until when after Eastern midnight the previous Eastern day's board is read besides the default
    * one, as an Eastern wall-clock time `HH:MM`; default `06:00`. After it, that board is read only
-   * while it lists a game not yet final. `00:00`: only then. See date-seam.ts.
+   * while it lists a game not yet final. `00:00`: only then. See board-days.ts.
    */
   previousDayUntil?: string;
   logger?: Logger;

@@ -19,7 +19,7 @@ import type { EngineContext } from './engine-context.js';
 import type { FollowerBudget } from './follower-budget.js';
 import type { GameDocuments } from './game-document.js';
 import { follow } from './game-feed.js';
-import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './game-state.js';
+import { fullDelta, restoreGameState, storedSeq, type GameDiffState } from './diff-state.js';
 import type { GameTracker, PollOutcome } from './game-tracker.js';
 
 export interface LeaseHooks {

@@ -18,7 +18,7 @@ import { createFastcastGames } from '../espn/fastcast-games.js';
 import { fastcastClientOptions } from './fastcast-options.js';
 import type { EnginePush, PollerStatus, PushFeedStatus } from '../../streams/engine-types.js';
 import { DEFAULT_LEAGUES, LEAGUES } from '../core/leagues.js';
-import { createClient, type CourtsideClient } from '../client/client.js';
+import { createEspnClient, type EspnClient } from '../espn-client/client.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { eventLogCapped, gamesFed, instanceRole, onDemandBudgetTokens, queueDepth } from '../core/metrics.js';
 import { polls, servesViewers } from '../core/role.js';
@@ -52,7 +52,7 @@ export interface Daemon {
   readonly engine: Engine;
   readonly bus: Bus;
   readonly server: DaemonServer;
-  readonly client: CourtsideClient;
+  readonly client: EspnClient;
   readonly instanceId: string;
   start(): Promise<void>;
   /** Idempotent; resolves within `closeTimeoutMs` whatever a component does. */
@@ -88,7 +88,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
   const instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
 
-  const client = createClient({
+  const client = createEspnClient({
     upstream: config.upstream,
     ...(config.userAgent !== undefined
       ? { userAgent: config.userAgent, forceUserAgent: config.forceUserAgent }
@@ -411,7 +411,7 @@ function createPinger(url: string, logger: Logger): { ping(): Promise<number>; c
   };
 }
 
-function enginePush(push: PushConfig, client: CourtsideClient, logger: Logger): EnginePush {
+function enginePush(push: PushConfig, client: EspnClient, logger: Logger): EnginePush {
   return {
     reconcileMs: push.reconcileMs,
     connect: (listener) =>

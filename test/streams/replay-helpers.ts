@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import type { League } from '../../src/core/leagues.js';
 import { silentLogger } from '../../src/core/log.js';
 import { createFastcastClient } from '../../src/espn/fastcast-client.js';
@@ -12,7 +12,7 @@ import { startUpstream, type RunningUpstream } from '../../src/simulator/index.j
 import { createReplayGame, revealSchedule } from '../../src/simulator/replay-game.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
 import { diffSummary } from '../../streams/game-diff.js';
-import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
+import { newGameState, restoreGameState, type GameDiffState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import type { FixtureFile } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
@@ -260,7 +260,7 @@ export async function replayLive(options: {
     ...(options.faults ? { faults: options.faults } : {}),
   });
   cleanup.push(() => sim.close());
-  const client = createClient({
+  const client = createEspnClient({
     upstream: sim.url,
     timeoutMs: 400,
     retries: 1,

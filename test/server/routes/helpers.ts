@@ -1,6 +1,10 @@
 import type { GameSnapshot, SnapshotSource } from '../../../src/model/events.js';
 import { createMemoryBus } from '../../../src/bus/memory.js';
-import { createClient, type ClientOptions, type CourtsideClient } from '../../../src/client/client.js';
+import {
+  createEspnClient,
+  type EspnClientOptions,
+  type EspnClient,
+} from '../../../src/espn-client/client.js';
 import type { League } from '../../../src/core/leagues.js';
 import type { OperationSpec } from '../../../src/espn/operations.js';
 import { silentLogger } from '../../../src/core/log.js';
@@ -98,7 +102,7 @@ export function fixedSnapshots(games: GameSnapshot[]): SnapshotSource {
 
 export interface ApiHarness {
   upstream: RunningUpstream;
-  client: CourtsideClient;
+  client: EspnClient;
   /** Records the routes' calls; `/v1/games/live` and `/` show its `health()`. */
   tracker: UpstreamTracker;
   server: DaemonServer;
@@ -121,7 +125,7 @@ export async function startApi(
     /** Sent as given (forced), so a test can play a blocked agent. */
     userAgent?: string;
     /** Client options over the harness's (a test of the on-demand budget sets its own). */
-    client?: ClientOptions;
+    client?: EspnClientOptions;
     clientLimits?: Partial<ClientLimits>;
   } = {},
 ): Promise<ApiHarness> {
@@ -130,7 +134,7 @@ export async function startApi(
     logger: silentLogger,
   });
   // No retries and a short timeout so fault tests answer quickly; no cache so every call is counted.
-  const client = createClient({
+  const client = createEspnClient({
     upstream: upstream.url,
     retries: 0,
     timeoutMs: 1_500,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, type CallNotice, type CourtsideClient } from '../../src/client/client.js';
-import { mergeBoards, planRange } from '../../src/client/scoreboard-range.js';
+import { createEspnClient, type CallNotice, type EspnClient } from '../../src/espn-client/client.js';
+import { mergeBoards, planRange } from '../../src/espn-client/scoreboard-range.js';
 import { InvalidParamsError } from '../../src/core/errors.js';
 import { easternDayOf } from '../../src/espn/eastern-day.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -17,9 +17,9 @@ interface Board {
 }
 
 let upstream: RunningUpstream;
-const clients: CourtsideClient[] = [];
-const client = (options: Parameters<typeof createClient>[0] = {}): CourtsideClient => {
-  const c = createClient({ upstream: upstream.url, cache: false, retries: 0, ...options });
+const clients: EspnClient[] = [];
+const client = (options: Parameters<typeof createEspnClient>[0] = {}): EspnClient => {
+  const c = createEspnClient({ upstream: upstream.url, cache: false, retries: 0, ...options });
   clients.push(c);
   return c;
 };

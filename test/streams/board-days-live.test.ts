@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
-import { createClient, type CourtsideClient } from '../../src/client/client.js';
+import { createEspnClient, type EspnClient } from '../../src/espn-client/client.js';
 import { easternInstant } from '../../src/espn/eastern-day.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -44,10 +44,10 @@ async function night(tip: number) {
     speed: SPEED,
   });
   cleanup.push(() => sim.close());
-  const http = createClient({ upstream: sim.url, timeoutMs: 2_000, retries: 0 });
+  const http = createEspnClient({ upstream: sim.url, timeoutMs: 2_000, retries: 0 });
   cleanup.push(() => http.close());
-  const client: Pick<CourtsideClient, 'call'> = {
-    call: ((...args: Parameters<CourtsideClient['call']>) => {
+  const client: Pick<EspnClient, 'call'> = {
+    call: ((...args: Parameters<EspnClient['call']>) => {
       const p = http.call(...args);
       inflight.add(p);
       void p.then(
@@ -55,7 +55,7 @@ async function night(tip: number) {
         () => inflight.delete(p),
       );
       return p;
-    }) as CourtsideClient['call'],
+    }) as EspnClient['call'],
   };
   const bus = createMemoryBus({ now: () => clock.now() });
   cleanup.push(() => bus.close());

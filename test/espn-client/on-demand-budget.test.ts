@@ -1,18 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createClient,
+  createEspnClient,
   type CallNotice,
-  type ClientOptions,
-  type CourtsideClient,
-} from '../../src/client/client.js';
+  type EspnClientOptions,
+  type EspnClient,
+} from '../../src/espn-client/client.js';
 import { OnDemandBudgetError } from '../../src/core/errors.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 
 let upstream: RunningUpstream;
-const clients: CourtsideClient[] = [];
+const clients: EspnClient[] = [];
 
-function client(options: ClientOptions): CourtsideClient {
-  const c = createClient({ upstream: upstream.url, retries: 0, ...options });
+function client(options: EspnClientOptions): EspnClient {
+  const c = createEspnClient({ upstream: upstream.url, retries: 0, ...options });
   clients.push(c);
   return c;
 }
@@ -30,7 +30,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const summary = (c: CourtsideClient, i: number, lane: 'live' | 'on-demand' = 'on-demand') =>
+const summary = (c: EspnClient, i: number, lane: 'live' | 'on-demand' = 'on-demand') =>
   c.call('mens_summary', { event_id: String(980_000 + i) }, { returnParsed: false, lane });
 
 describe('the on-demand upstream budget', () => {

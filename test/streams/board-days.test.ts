@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidOptionsError } from '../../src/core/errors.js';
 import { upstreamAnomalies } from '../../src/core/metrics.js';
 import { easternDay, easternInstant } from '../../src/espn/eastern-day.js';
-import { parseEasternTime, previousDay, previousDayToRead } from '../../streams/date-seam.js';
+import { parseEasternTime, previousDay, previousDayToRead } from '../../streams/board-days.js';
 import { createEngine, type Engine, type EngineOptions } from '../../streams/engine.js';
 import { Script, scriptedEngine, VirtualClock } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Table } from 'apache-arrow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, type ClientOptions, type CourtsideClient } from '../../src/client/client.js';
+import { createEspnClient, type EspnClientOptions, type EspnClient } from '../../src/espn-client/client.js';
 import { OPERATIONS, OPERATION_NAMES, type OperationSpec } from '../../src/espn/operations.js';
 import type { CourtsideError } from '../../src/core/errors.js';
 import {
@@ -31,11 +31,11 @@ const ESPN_SEGMENT = {
   'mens-college': 'mens-college-basketball',
   'womens-college': 'womens-college-basketball',
 } as const;
-const clients: CourtsideClient[] = [];
+const clients: EspnClient[] = [];
 
 /** A client on the simulator with test-sized timings; closed after the file. */
-function client(options: ClientOptions = {}): CourtsideClient {
-  const c = createClient({
+function client(options: EspnClientOptions = {}): EspnClient {
+  const c = createEspnClient({
     upstream: upstream.url,
     timeoutMs: 5_000,
     retries: 3,
@@ -211,9 +211,9 @@ describe('validation before any I/O', () => {
       [{ cacheMaxBytes: 0 }, 'cacheMaxBytes'],
       [{ userAgent: 'a\r\nx-injected: 1' }, 'userAgent'],
     ] as const) {
-      expect(() => createClient(options), field).toThrow(InvalidConfigError);
+      expect(() => createEspnClient(options), field).toThrow(InvalidConfigError);
       try {
-        createClient(options);
+        createEspnClient(options);
       } catch (error) {
         expect((error as InvalidConfigError).field).toBe(field);
       }
@@ -419,7 +419,7 @@ describe('sharing and caching', () => {
 
 describe('lifecycle', () => {
   it('close is idempotent and later calls fail without a request', async () => {
-    const c = createClient({ upstream: upstream.url });
+    const c = createEspnClient({ upstream: upstream.url });
     await c.mens_calendar({}, { returnParsed: false });
     await Promise.all([c.close(), c.close()]);
     await c.close();
@@ -446,10 +446,7 @@ async function closedPort(): Promise<number> {
 }
 
 /** An upstream of the test's own making: `handler` answers; the client has no cache, no retries. */
-async function withUpstream(
-  handler: RequestListener,
-  use: (c: CourtsideClient) => Promise<void>,
-): Promise<void> {
+async function withUpstream(handler: RequestListener, use: (c: EspnClient) => Promise<void>): Promise<void> {
   const server = createHttpServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type CourtsideClient } from '../../src/client/client.js';
+import { createEspnClient, type EspnClient } from '../../src/espn-client/client.js';
 import { InvalidOptionsError } from '../../src/core/errors.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 
@@ -9,11 +9,11 @@ const LATENCY_MS = 400;
 const ON_DEMAND_CALLS = 12;
 
 let upstream: RunningUpstream;
-let client: CourtsideClient;
+let client: EspnClient;
 
 beforeAll(async () => {
   upstream = await startUpstream({ faults: { latency: LATENCY_MS } });
-  client = createClient({
+  client = createEspnClient({
     upstream: upstream.url,
     retries: 0,
     cache: false,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import { InvalidConfigError, type UpstreamBlockedError } from '../../src/core/errors.js';
 import { DEFAULT_USER_AGENT } from '../../src/core/version.js';
 import { loadConfig } from '../../src/daemon/config.js';
@@ -21,7 +21,7 @@ describe('a blocked User-Agent', () => {
     for (const agent of ['MyApp/1.0', 'Mozilla/5.0 (X11; Linux x86_64)', 'Wget/1.21', 'PostmanRuntime/7.4']) {
       let error: unknown;
       try {
-        createClient({ upstream: upstream.url, userAgent: agent });
+        createEspnClient({ upstream: upstream.url, userAgent: agent });
       } catch (e) {
         error = e;
       }
@@ -34,7 +34,7 @@ describe('a blocked User-Agent', () => {
   });
 
   it('when forced, is sent and answered by the edge: UPSTREAM_BLOCKED, one request', async () => {
-    const c = createClient({
+    const c = createEspnClient({
       upstream: upstream.url,
       userAgent: 'MyApp/1.0',
       forceUserAgent: true,

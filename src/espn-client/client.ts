@@ -35,7 +35,7 @@ import { MAX_UPSTREAM_LIMIT, mergeBoards, planRange, type RangePlan } from './sc
 export type { CallNotice, CallNoticeKind } from './call-notice.js';
 
 /**
- * The TypeScript client: one method per operation of the registry, plus `call`. Parameters are
+ * The ESPN client: one method per operation of the registry, plus `call`. Parameters are
  * validated before any I/O; the raw form is the upstream JSON, the default is the tabular form
  * from `parseOperation` (src/tables).
  */
@@ -56,7 +56,7 @@ const DEFAULT_CACHE_ENTRIES = 500;
 // 15 live summaries are ~7 MB of JSON; the byte budget, not the count, is what bounds memory.
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
-export interface ClientOptions {
+export interface EspnClientOptions {
   /** Base URL; default `COURTSIDE_UPSTREAM` or `https://site.api.espn.com`. */
   upstream?: string;
   /**
@@ -128,7 +128,7 @@ export type CallParams = Params | Readonly<Record<string, string | number>>;
 
 export type OperationMethod = (params?: CallParams, options?: CallOptions) => Promise<unknown>;
 
-export type CourtsideClient = {
+export type EspnClient = {
   readonly [K in OperationName]: OperationMethod;
 } & {
   /** The base URL this client calls. */
@@ -147,7 +147,7 @@ export type CourtsideClient = {
   close(): Promise<void>;
 };
 
-export function createClient(options: ClientOptions = {}): CourtsideClient {
+export function createEspnClient(options: EspnClientOptions = {}): EspnClient {
   const upstream = checkUpstream(options.upstream ?? process.env.COURTSIDE_UPSTREAM ?? DEFAULT_UPSTREAM);
   const http: UpstreamHttp = createUpstreamHttp({
     upstream,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/espn/backoff.js';
+import { parseRetryAfter } from '../../src/espn/retry-after.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2024-03-17T22:00:00Z');

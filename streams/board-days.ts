@@ -2,10 +2,10 @@ import { InvalidOptionsError } from '../src/core/errors.js';
 import { easternDay, easternInstant } from '../src/espn/eastern-day.js';
 
 /**
- * The Eastern date seam. ESPN files a game under the Eastern day of its tip-off, and its default
- * board (no `dates`) moves to the next day at Eastern midnight while late games may still be
- * playing, in overtime, or being corrected. So besides the default board the scoreboard poller
- * reads the previous Eastern day's board (`dates=<yesterday>`):
+ * Which Eastern days' boards to read around the Eastern date seam. ESPN files a game under the
+ * Eastern day of its tip-off, and its default board (no `dates`) moves to the next day at Eastern
+ * midnight while late games may still be playing, in overtime, or being corrected. So besides the
+ * default board the scoreboard poller reads the previous Eastern day's board (`dates=<yesterday>`):
  *
  * - during a window after Eastern midnight (until 06:00 Eastern by default), whatever that board
  *   held: corrections to games that just ended arrive then too;
