@@ -35,7 +35,7 @@ import { createDaemonServer, type DaemonServer } from '../server/server.js';
 import { createFirstPaint } from '../server/overlay-first-paint.js';
 import { createProbeServer } from '../server/probe-server.js';
 import { overlayRoute } from '../server/overlay-page.js';
-import { clientScriptRoute } from '../server/client-script.js';
+import { clientScriptRoute } from '../server/live-client-script.js';
 import { alertMomentRules } from './moment-rules.js';
 import type { RuleSettings } from '../../workers/rules-file.js';
 
@@ -201,7 +201,7 @@ export function createDaemon(config: Config, options: DaemonOptions = {}): Daemo
         ],
         tokens: config.tokens,
         origins: config.origins,
-        clientLimits: {
+        viewerLimits: {
           rateLimit: config.rateLimit,
           tokenRateLimits: config.tokenRateLimits,
           trustedProxies: config.trustedProxies,

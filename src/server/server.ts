@@ -12,9 +12,9 @@ import {
   rejectUpgrade,
   UNAUTHORIZED_MESSAGE,
 } from './auth.js';
-import { clientAddress, trustedSet } from './client-address.js';
-import { AddressCounts, ClientBuckets, rateLimitHeaders } from './client-limits.js';
-import { DEFAULT_LIMITS, type GatewayLimits } from './client-protocol.js';
+import { viewerAddress, trustedSet } from './viewer-address.js';
+import { AddressCounts, ViewerBuckets, rateLimitHeaders } from './viewer-limits.js';
+import { DEFAULT_LIMITS, type GatewayLimits } from './viewer-protocol.js';
 import type { ActivateContext } from './delivery/replay.js';
 import type { Clock } from './delivery/subscription.js';
 import { sendError, type RouteHandler } from './http-types.js';
@@ -26,14 +26,14 @@ import { createSseEndpoint } from './sse.js';
 import { createWsGateway } from './ws-gateway.js';
 import { listen, stopListening } from './listen.js';
 
-export type { GatewayLimits } from './client-protocol.js';
-export { DEFAULT_LIMITS } from './client-protocol.js';
+export type { GatewayLimits } from './viewer-protocol.js';
+export { DEFAULT_LIMITS } from './viewer-protocol.js';
 export { CLOSE_GOING_AWAY, CLOSE_SLOW_CONSUMER } from './ws-gateway.js';
 
 /**
  * The daemon's one HTTP server: bearer-token check, then the WebSocket gateway (`/v1/stream`),
  * SSE (`/v1/stream/sse`), then the HTTP API's route handlers in order, else 404.
- * Live events come from one `bus.tail` per process, so every instance's clients get every
+ * Live events come from one `bus.tail` per process, so every instance's viewers get every
  * instance's events.
  */
 export interface DaemonServerOptions {
@@ -54,17 +54,17 @@ export interface DaemonServerOptions {
   logger?: Logger;
   /** Wall clock for the spoiler delay and heartbeats (tests may inject one). */
   clock?: Clock;
-  /** Limits per client (docs/limits.md); absent: none. */
-  clientLimits?: Partial<ClientLimits>;
+  /** Limits per viewer (docs/limits.md); absent: none. */
+  viewerLimits?: Partial<ViewerLimits>;
 }
 
-/** Limits per client of the HTTP API and the streams (docs/limits.md). */
-export interface ClientLimits {
+/** Limits per viewer of the HTTP API and the streams (docs/limits.md). */
+export interface ViewerLimits {
   /** Each HTTP API client's bucket: per token when tokens are configured, else per address; null: none. */
   rateLimit: BucketLimit | null;
   /** Buckets of particular tokens, over `rateLimit` (null: not limited). */
   tokenRateLimits: ReadonlyMap<string, BucketLimit | null>;
-  /** Peers whose `X-Forwarded-For` names the client. */
+  /** Peers whose `X-Forwarded-For` names the viewer. */
   trustedProxies: readonly string[];
   /** Streams (WebSocket and SSE together) one address may hold open. */
   streamConnectionsPerAddress: number;
@@ -85,7 +85,7 @@ export interface DaemonServer {
   /** `http://127.0.0.1:PORT` after `start()`. */
   readonly url: string;
   start(): Promise<void>;
-  /** Idempotent: stops the tail, closes WebSocket clients with 1001, ends SSE, closes within 5 s. */
+  /** Idempotent: stops the tail, closes WebSocket viewers with 1001, ends SSE, closes within 5 s. */
   close(): Promise<void>;
   stats(): GatewayStats;
   /**
@@ -104,8 +104,8 @@ const STREAM_PATH = '/v1/stream';
 const SSE_PATH = '/v1/stream/sse';
 // Static overlay assets and the client library carry no data; a browser loads them without a token.
 const PUBLIC_PREFIXES = ['/overlay/assets/', '/client/'];
-// Clients get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
-const CLIENT_CLOSE_GRACE_MS = 1_500;
+// Viewers get this long to answer the 1001 close before they are cut off; the whole close stays under 5 s.
+const VIEWER_CLOSE_GRACE_MS = 1_500;
 const SERVER_CLOSE_TIMEOUT_MS = 3_000;
 // Health checks and scrapes are the operator's probes: never limited (nor are the static files).
 const UNLIMITED_PATHS = ['/healthz', '/metrics'];
@@ -132,21 +132,21 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     recent: feed.recent,
     prepared,
   };
-  const clientLimits: ClientLimits = {
+  const viewerLimits: ViewerLimits = {
     rateLimit: null,
     tokenRateLimits: new Map(),
     trustedProxies: [],
     streamConnectionsPerAddress: Infinity,
     subscribeRateLimit: null,
-    ...options.clientLimits,
+    ...options.viewerLimits,
   };
-  const trusted = trustedSet(clientLimits.trustedProxies);
-  const httpBuckets = new ClientBuckets(Date.now);
-  const subscribeBuckets = new ClientBuckets(Date.now);
+  const trusted = trustedSet(viewerLimits.trustedProxies);
+  const httpBuckets = new ViewerBuckets(Date.now);
+  const subscribeBuckets = new ViewerBuckets(Date.now);
   const streamsByAddress = new AddressCounts();
   const admitSubscribe = (address: string, maxWaitMs: number): Take =>
-    clientLimits.subscribeRateLimit
-      ? subscribeBuckets.take(address, clientLimits.subscribeRateLimit, 1, maxWaitMs)
+    viewerLimits.subscribeRateLimit
+      ? subscribeBuckets.take(address, viewerLimits.subscribeRateLimit, 1, maxWaitMs)
       : { ok: true, waitMs: 0 };
   const shared = { setup, feed, limits, logger, clock, admitSubscribe };
   const gateway = createWsGateway({ ...shared, heartbeatMs });
@@ -190,7 +190,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
           `the server holds its limit of ${limits.maxConnections} streams`,
         );
       } else {
-        const address = clientAddress(req, trusted);
+        const address = viewerAddress(req, trusted);
         const refusal = streamRefusal(address);
         if (refusal) {
           sendError(res, 429, refusal.code, refusal.message, {
@@ -248,7 +248,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
       );
       return;
     }
-    const address = clientAddress(req, trusted);
+    const address = viewerAddress(req, trusted);
     const refusal = streamRefusal(address, true);
     if (refusal) {
       rejectUpgrade(socket, 429, refusal.code, refusal.message, {
@@ -261,17 +261,17 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   }
 
   /**
-   * Charges the request to its client's bucket, setting the rate-limit fields; false (and the
+   * Charges the request to its caller's bucket, setting the rate-limit fields; false (and the
    * request answered 429) when the bucket is empty.
    */
   function admitHttp(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     const token = auth.enabled ? presentedToken(req, url) : undefined;
     const limit =
-      token !== undefined && clientLimits.tokenRateLimits.has(token)
-        ? clientLimits.tokenRateLimits.get(token)
-        : clientLimits.rateLimit;
+      token !== undefined && viewerLimits.tokenRateLimits.has(token)
+        ? viewerLimits.tokenRateLimits.get(token)
+        : viewerLimits.rateLimit;
     if (!limit) return true;
-    const who = token !== undefined ? 'this token' : `address ${clientAddress(req, trusted)}`;
+    const who = token !== undefined ? 'this token' : `address ${viewerAddress(req, trusted)}`;
     const take = httpBuckets.take(token !== undefined ? `token ${token}` : who, limit);
     const fields = rateLimitHeaders('client', limit, take.remaining);
     res.setHeader('ratelimit-policy', fields['ratelimit-policy']);
@@ -299,7 +299,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
   ):
     | { code: 'too_many_streams' | 'subscribe_rate_limited'; message: string; retryAfterS: number }
     | undefined {
-    const cap = clientLimits.streamConnectionsPerAddress;
+    const cap = viewerLimits.streamConnectionsPerAddress;
     if (streamsByAddress.count(address) >= cap) {
       limitRefusals.inc({ limit: 'stream_connections' });
       return {
@@ -315,7 +315,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     const retryAfterS = retryAfterSeconds(take.retryAfterMs);
     return {
       code: 'subscribe_rate_limited',
-      message: `address ${address} is over its limit of ${clientLimits.subscribeRateLimit?.rate ?? 0} subscribes a second; retry in ${retryAfterS} s`,
+      message: `address ${address} is over its limit of ${viewerLimits.subscribeRateLimit?.rate ?? 0} subscribes a second; retry in ${retryAfterS} s`,
       retryAfterS,
     };
   }
@@ -340,7 +340,7 @@ export function createDaemonServer(options: DaemonServerOptions): DaemonServer {
     feed.close();
     prepared.close();
     sse.close();
-    await gateway.close(CLIENT_CLOSE_GRACE_MS);
+    await gateway.close(VIEWER_CLOSE_GRACE_MS);
     await stopListening(server, SERVER_CLOSE_TIMEOUT_MS);
   }
 
