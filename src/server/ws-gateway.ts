@@ -104,9 +104,10 @@ class WsConnection implements Connection {
 type WsViewer = Sink<ReplyFrame, WsConnection>;
 
 export function createWsGateway(options: WsGatewayOptions): WsGateway & { readonly framesSent: number } {
-  const { setup, feed, limits, heartbeatMs, logger, clock } = options;
+  const { limits, heartbeatMs, logger, clock } = options;
   const protocol = createViewerProtocol(limits);
   const viewers = new ViewerSet<ReplyFrame, WsConnection>('ws', options);
+  const subscriptions = createWsSubscriptions({ ...options, viewers });
   let closing = false;
   const wss = new WebSocketServer({
     noServer: true,
@@ -116,7 +117,94 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
     clientTracking: false,
   });
 
-  const welcome = (): WelcomeFrame => ({
+  function onMessage(viewer: WsViewer, data: Buffer, isBinary: boolean): void {
+    viewer.connection.lastSeen = clock.now();
+    if (viewer.closed) return;
+    if (isBinary) {
+      viewer.send(
+        errorFrame({ code: 'invalid_message', message: 'binary frames are not accepted; send JSON text' }),
+      );
+      return;
+    }
+    const parsed = protocol.parse(data.toString('utf8'));
+    if (!parsed.ok) {
+      viewer.send(errorFrame(parsed.error));
+      return;
+    }
+    const message = parsed.message;
+    switch (message.op) {
+      case 'ping':
+        viewer.send({ type: 'pong' });
+        return;
+      case 'subscribe':
+        subscriptions.subscribe(viewer, message);
+        return;
+      case 'unsubscribe':
+        subscriptions.unsubscribe(viewer, message.id);
+        return;
+    }
+  }
+
+  function onConnection(ws: WebSocket, address: string): void {
+    const connection = new WsConnection(ws, clock.now(), address);
+    const viewer: WsViewer = new Sink(connection, wsEncoding, viewers);
+    viewers.add(viewer);
+    ws.on('message', (data: Buffer, isBinary: boolean) => onMessage(viewer, data, isBinary));
+    const heard = (): void => {
+      connection.lastSeen = clock.now();
+    };
+    // Any sign of life counts: our ping's pong, the peer's own ping, or a message.
+    ws.on('pong', heard);
+    ws.on('ping', heard);
+    ws.on('close', () => viewer.release());
+    ws.on('error', (err) => {
+      // Protocol errors (oversized or malformed frames) close the socket; ws picks the code.
+      logger.debug({ err: err.message }, 'WebSocket client error');
+    });
+    viewer.send(welcomeFrame(options));
+  }
+
+  return {
+    get connections() {
+      return viewers.size;
+    },
+    get subscriptions() {
+      return viewers.subscriptions;
+    },
+    get framesSent() {
+      return viewers.framesSent;
+    },
+    handleUpgrade(req, socket, head, address = req.socket.remoteAddress ?? 'unknown') {
+      if (closing) {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address));
+    },
+    heartbeat() {
+      const now = clock.now();
+      for (const viewer of viewers.sinks) {
+        const { ws, lastSeen } = viewer.connection;
+        if (now - lastSeen >= 2 * heartbeatMs) {
+          viewer.release();
+          clientsDropped.inc({ reason: 'heartbeat' });
+          ws.terminate();
+        } else {
+          ws.ping();
+        }
+      }
+    },
+    async close(graceMs) {
+      closing = true;
+      await closeViewers([...viewers.sinks], graceMs);
+      wss.close();
+    },
+  };
+}
+
+/** The first frame of every connection: the server's version, its heartbeat, retention and limits. */
+function welcomeFrame({ setup, feed, limits, heartbeatMs }: WsGatewayOptions): WelcomeFrame {
+  return {
     type: 'welcome',
     version: VERSION,
     heartbeatMs,
@@ -129,7 +217,19 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       maxBufferedBytes: limits.maxBufferedBytes,
       maxDelaySeconds: MAX_DELAY_SECONDS,
     },
-  });
+  };
+}
+
+/** A WebSocket viewer's `subscribe` and `unsubscribe`, under the connection's and the address's limits. */
+interface WsSubscriptions {
+  subscribe(viewer: WsViewer, req: SubscribeRequest): void;
+  unsubscribe(viewer: WsViewer, id: string): void;
+}
+
+function createWsSubscriptions(
+  options: WsGatewayOptions & { viewers: ViewerSet<ReplyFrame, WsConnection> },
+): WsSubscriptions {
+  const { setup, feed, limits, clock, viewers } = options;
 
   function subscribe(viewer: WsViewer, req: SubscribeRequest): void {
     if (viewer.subs.has(req.id)) {
@@ -218,107 +318,29 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
     viewer.send({ type: 'unsubscribed', id });
   }
 
-  function onMessage(viewer: WsViewer, data: Buffer, isBinary: boolean): void {
-    viewer.connection.lastSeen = clock.now();
-    if (viewer.closed) return;
-    if (isBinary) {
-      viewer.send(
-        errorFrame({ code: 'invalid_message', message: 'binary frames are not accepted; send JSON text' }),
-      );
-      return;
-    }
-    const parsed = protocol.parse(data.toString('utf8'));
-    if (!parsed.ok) {
-      viewer.send(errorFrame(parsed.error));
-      return;
-    }
-    const message = parsed.message;
-    switch (message.op) {
-      case 'ping':
-        viewer.send({ type: 'pong' });
-        return;
-      case 'subscribe':
-        subscribeWithinLimit(viewer, message);
-        return;
-      case 'unsubscribe':
-        unsubscribe(viewer, message.id);
-        return;
-    }
-  }
+  return { subscribe: subscribeWithinLimit, unsubscribe };
+}
 
-  function onConnection(ws: WebSocket, address: string): void {
-    const connection = new WsConnection(ws, clock.now(), address);
-    const viewer: WsViewer = new Sink(connection, wsEncoding, viewers);
-    viewers.add(viewer);
-    ws.on('message', (data: Buffer, isBinary: boolean) => onMessage(viewer, data, isBinary));
-    const heard = (): void => {
-      connection.lastSeen = clock.now();
-    };
-    // Any sign of life counts: our ping's pong, the peer's own ping, or a message.
-    ws.on('pong', heard);
-    ws.on('ping', heard);
-    ws.on('close', () => viewer.release());
-    ws.on('error', (err) => {
-      // Protocol errors (oversized or malformed frames) close the socket; ws picks the code.
-      logger.debug({ err: err.message }, 'WebSocket client error');
-    });
-    viewer.send(welcome());
+/** Closes every viewer with 1001, waits up to `graceMs` for their sockets to close, then cuts the rest. */
+async function closeViewers(open: readonly WsViewer[], graceMs: number): Promise<void> {
+  const gone = open.map(
+    ({ connection: { ws } }) =>
+      new Promise<void>((resolve) => {
+        if (ws.readyState === ws.CLOSED) resolve();
+        else ws.once('close', () => resolve());
+      }),
+  );
+  for (const viewer of open) {
+    viewer.release();
+    viewer.connection.ws.close(CLOSE_GOING_AWAY, 'server shutting down');
   }
-
-  return {
-    get connections() {
-      return viewers.size;
-    },
-    get subscriptions() {
-      return viewers.subscriptions;
-    },
-    get framesSent() {
-      return viewers.framesSent;
-    },
-    handleUpgrade(req, socket, head, address = req.socket.remoteAddress ?? 'unknown') {
-      if (closing) {
-        socket.destroy();
-        return;
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address));
-    },
-    heartbeat() {
-      const now = clock.now();
-      for (const viewer of viewers.sinks) {
-        const { ws, lastSeen } = viewer.connection;
-        if (now - lastSeen >= 2 * heartbeatMs) {
-          viewer.release();
-          clientsDropped.inc({ reason: 'heartbeat' });
-          ws.terminate();
-        } else {
-          ws.ping();
-        }
-      }
-    },
-    async close(graceMs) {
-      closing = true;
-      const open = [...viewers.sinks];
-      const gone = open.map(
-        ({ connection: { ws } }) =>
-          new Promise<void>((resolve) => {
-            if (ws.readyState === ws.CLOSED) resolve();
-            else ws.once('close', () => resolve());
-          }),
-      );
-      for (const viewer of open) {
-        viewer.release();
-        viewer.connection.ws.close(CLOSE_GOING_AWAY, 'server shutting down');
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(gone),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      for (const viewer of open) viewer.connection.ws.terminate();
-      wss.close();
-    },
-  };
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(gone),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  for (const viewer of open) viewer.connection.ws.terminate();
 }
