@@ -55,7 +55,7 @@ export const INTEGRATION_FILES: readonly string[] = [
   'test/daemon/daemon.test.ts',
   'test/daemon/push.test.ts',
   'test/daemon/roles.test.ts',
-  'test/server/client-limits.test.ts',
+  'test/server/viewer-limits.test.ts',
   'test/server/gateway-delay.test.ts',
   'test/server/gateway-load.test.ts',
   'test/streams/board-days-live.test.ts',

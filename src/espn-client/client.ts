@@ -149,7 +149,72 @@ export type EspnClient = {
 
 export function createEspnClient(options: EspnClientOptions = {}): EspnClient {
   const upstream = checkUpstream(options.upstream ?? process.env.COURTSIDE_UPSTREAM ?? DEFAULT_UPSTREAM);
-  const http: UpstreamHttp = createUpstreamHttp({
+  const http = createEspnHttp(upstream, options);
+
+  const logger = options.logger ?? silentLogger;
+  const concurrency = checkInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 256);
+  const fetchContext: FetchContext = { http, upstream, concurrency };
+
+  async function call(operation: string, params: CallParams = {}, callOptions: CallOptions = {}) {
+    const request = buildRequest(operation, params);
+    const parsed = callOptions.returnParsed ?? callOptions.return_parsed ?? true;
+    if (parsed) checkParseOptions(request.operation, callOptions);
+    const notify = (notice: CallNotice): void => {
+      logger.info({ operation: request.operation.name, notice: notice.kind }, notice.message);
+      try {
+        callOptions.onNotice?.(notice);
+      } catch {
+        // A listener's failure must not fail the call it was told about.
+      }
+    };
+    const getOptions: GetOptions = {
+      ...(callOptions.fresh !== undefined ? { fresh: callOptions.fresh } : {}),
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      ...(callOptions.lane ? { lane: checkLane(callOptions.lane) } : {}),
+      onStale: (ageMs: number) =>
+        notify({
+          kind: 'stale',
+          message: `the on-demand upstream budget is spent: answered from ESPN's answer of ${Math.round(ageMs / 1000)} s ago`,
+        }),
+    };
+    const raw = await fetchRaw(
+      fetchContext,
+      request,
+      params as Readonly<Record<string, unknown>>,
+      getOptions,
+      notify,
+    );
+    if (!parsed) return raw;
+    return parseOperation(request.operation.name, raw, {
+      ...(callOptions.flavour ? { flavour: callOptions.flavour } : {}),
+      ...(callOptions.return_as_pandas !== undefined
+        ? { return_as_pandas: callOptions.return_as_pandas }
+        : {}),
+      ...(callOptions.table !== undefined ? { table: callOptions.table } : {}),
+    });
+  }
+
+  const methods = Object.fromEntries(
+    OPERATION_NAMES.map((name): [OperationName, OperationMethod] => [
+      name,
+      (params, callOptions) => call(name, params, callOptions),
+    ]),
+  ) as Record<OperationName, OperationMethod>;
+
+  return Object.freeze({
+    ...methods,
+    upstream,
+    call,
+    fetchDocument: (request, documentOptions) => http.getDocument(request, documentOptions),
+    lanes: () => http.lanes(),
+    budget: () => http.budget(),
+    close: () => http.close(),
+  });
+}
+
+/** The upstream HTTP client of `options`, each number checked against its range. */
+function createEspnHttp(upstream: string, options: EspnClientOptions): UpstreamHttp {
+  return createUpstreamHttp({
     upstream,
     userAgent: checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT, options.forceUserAgent === true),
     timeoutMs: checkInt('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, 600_000),
@@ -188,151 +253,113 @@ export function createEspnClient(options: EspnClientOptions = {}): EspnClient {
     now: options.now ?? Date.now,
     logger: options.logger ?? silentLogger,
   });
+}
 
-  const logger = options.logger ?? silentLogger;
-  const concurrency = checkInt('concurrency', options.concurrency, DEFAULT_CONCURRENCY, 1, 256);
+/** What fetching a call's payload needs of its client. */
+interface FetchContext {
+  http: UpstreamHttp;
+  /** The base URL, for the links a merged scoreboard names. */
+  upstream: string;
+  /** The scoreboards of a date range asked at once. */
+  concurrency: number;
+}
 
-  async function call(operation: string, params: CallParams = {}, callOptions: CallOptions = {}) {
-    const request = buildRequest(operation, params);
-    const parsed = callOptions.returnParsed ?? callOptions.return_parsed ?? true;
-    if (parsed) checkParseOptions(request.operation, callOptions);
-    const notify = (notice: CallNotice): void => {
-      logger.info({ operation: request.operation.name, notice: notice.kind }, notice.message);
-      try {
-        callOptions.onNotice?.(notice);
-      } catch {
-        // A listener's failure must not fail the call it was told about.
-      }
-    };
-    const getOptions: GetOptions = {
-      ...(callOptions.fresh !== undefined ? { fresh: callOptions.fresh } : {}),
-      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-      ...(callOptions.lane ? { lane: checkLane(callOptions.lane) } : {}),
-      onStale: (ageMs: number) =>
-        notify({
-          kind: 'stale',
-          message: `the on-demand upstream budget is spent: answered from ESPN's answer of ${Math.round(ageMs / 1000)} s ago`,
-        }),
-    };
-    const raw = await fetchRaw(request, params as Readonly<Record<string, unknown>>, getOptions, notify);
-    if (!parsed) return raw;
-    return parseOperation(request.operation.name, raw, {
-      ...(callOptions.flavour ? { flavour: callOptions.flavour } : {}),
-      ...(callOptions.return_as_pandas !== undefined
-        ? { return_as_pandas: callOptions.return_as_pandas }
-        : {}),
-      ...(callOptions.table !== undefined ? { table: callOptions.table } : {}),
+/** The upstream payload of a validated call, however many requests it takes. */
+async function fetchRaw(
+  ctx: FetchContext,
+  request: BuiltRequest,
+  params: Readonly<Record<string, unknown>>,
+  getOptions: GetOptions,
+  notify: (notice: CallNotice) => void,
+): Promise<unknown> {
+  const { operation } = request;
+  const dates = params.dates === undefined ? undefined : String(params.dates);
+  const limit = params.limit === undefined ? undefined : Number(params.limit);
+  const plan = operation.result === 'scoreboard' && dates !== undefined ? planRange(dates) : undefined;
+  if (plan) return fetchRange(ctx, operation, params, plan, limit, getOptions, notify);
+
+  let sent = request;
+  if (limit !== undefined && limit > MAX_UPSTREAM_LIMIT) {
+    sent = buildRequest(operation.name, { ...params, limit: MAX_UPSTREAM_LIMIT });
+    const more = operation.result === 'scoreboard' ? '; for more games ask a date range' : '';
+    notify({
+      kind: 'limit-capped',
+      message:
+        `limit ${limit} lowered to ${MAX_UPSTREAM_LIMIT}: ESPN answers a larger limit with only 25 items ` +
+        `and has no paging, so at most ${MAX_UPSTREAM_LIMIT} come back${more}`,
     });
   }
-
-  /** The upstream payload of a validated call, however many requests it takes. */
-  async function fetchRaw(
-    request: BuiltRequest,
-    params: Readonly<Record<string, unknown>>,
-    getOptions: GetOptions,
-    notify: (notice: CallNotice) => void,
-  ): Promise<unknown> {
-    const { operation } = request;
-    const dates = params.dates === undefined ? undefined : String(params.dates);
-    const limit = params.limit === undefined ? undefined : Number(params.limit);
-    const plan = operation.result === 'scoreboard' && dates !== undefined ? planRange(dates) : undefined;
-    if (plan) return fetchRange(operation, params, plan, limit, getOptions, notify);
-
-    let sent = request;
-    if (limit !== undefined && limit > MAX_UPSTREAM_LIMIT) {
-      sent = buildRequest(operation.name, { ...params, limit: MAX_UPSTREAM_LIMIT });
-      const more = operation.result === 'scoreboard' ? '; for more games ask a date range' : '';
+  try {
+    return await ctx.http.get(sent, getOptions);
+  } catch (error) {
+    if (!(error instanceof UpstreamNotFoundError)) throw error;
+    if (operation.whenMissing === 'empty-list' && error.status !== 404) {
       notify({
-        kind: 'limit-capped',
-        message:
-          `limit ${limit} lowered to ${MAX_UPSTREAM_LIMIT}: ESPN answers a larger limit with only 25 items ` +
-          `and has no paging, so at most ${MAX_UPSTREAM_LIMIT} come back${more}`,
+        kind: 'empty-body',
+        message: `ESPN answered ${operation.name} with an empty body: read as an empty list (no rows)`,
       });
+      return {};
     }
-    try {
-      return await http.get(sent, getOptions);
-    } catch (error) {
-      if (!(error instanceof UpstreamNotFoundError)) throw error;
-      if (operation.whenMissing === 'empty-list' && error.status !== 404) {
-        notify({
-          kind: 'empty-body',
-          message: `ESPN answered ${operation.name} with an empty body: read as an empty list (no rows)`,
-        });
-        return {};
-      }
-      if (operation.whenMissing === 'scoreboard-calendar') {
-        return calendarFromScoreboard(operation, error, getOptions, notify);
-      }
-      throw error;
+    if (operation.whenMissing === 'scoreboard-calendar') {
+      return calendarFromScoreboard(ctx, operation, error, getOptions, notify);
     }
+    throw error;
   }
+}
 
-  async function fetchRange(
-    operation: OperationSpec,
-    params: Readonly<Record<string, unknown>>,
-    plan: RangePlan,
-    limit: number | undefined,
-    getOptions: GetOptions,
-    notify: (notice: CallNotice) => void,
-  ): Promise<unknown> {
-    const requests = plan.requests.map((dates) =>
-      buildRequest(operation.name, { ...params, dates, limit: MAX_UPSTREAM_LIMIT }),
-    );
-    const boards = await inPool(requests, concurrency, (r) => http.get(r, getOptions));
-    const merged = mergeBoards(plan, boards, limit, (dates) => `${upstream}${requestFor(requests, dates)}`);
-    const events = (merged.events as unknown[]).length;
-    notify({
-      kind: 'range-merged',
-      message:
-        `dates=${String(params.dates)} answered from ${requests.length} scoreboard(s) ` +
-        `(dates=${plan.requests[0]}${requests.length > 1 ? `..${plan.requests.at(-1)}` : ''}, ` +
-        `limit=${MAX_UPSTREAM_LIMIT}) merged to ${events} event(s) of Eastern days ${plan.start}-${plan.end}`,
-    });
-    return merged;
-  }
-
-  async function calendarFromScoreboard(
-    operation: OperationSpec,
-    missing: UpstreamNotFoundError,
-    getOptions: GetOptions,
-    notify: (notice: CallNotice) => void,
-  ): Promise<unknown> {
-    const board = await http.get(buildRequest(operationName(operation.league, 'scoreboard'), {}), getOptions);
-    const leagues = (board as { leagues?: unknown } | null)?.leagues;
-    const league = Array.isArray(leagues) ? (leagues[0] as Record<string, unknown> | undefined) : undefined;
-    if (!league || !Array.isArray(league.calendar)) {
-      throw new UpstreamNotFoundError(
-        missing.status,
-        missing.url,
-        `${missing.message.split(': ').at(-1) ?? 'no answer'}, and the scoreboard has no leagues[0].calendar`,
-      );
-    }
-    notify({
-      kind: 'calendar-from-scoreboard',
-      message:
-        `ESPN answered ${missing.status} for ${operation.name}; answered from the scoreboard's ` +
-        'leagues[0].calendar, the same list of dates',
-    });
-    const pick = ['calendarType', 'calendarIsWhitelist', 'calendarStartDate', 'calendarEndDate', 'calendar'];
-    return Object.fromEntries(pick.filter((k) => league[k] !== undefined).map((k) => [k, league[k]]));
-  }
-
-  const methods = Object.fromEntries(
-    OPERATION_NAMES.map((name): [OperationName, OperationMethod] => [
-      name,
-      (params, callOptions) => call(name, params, callOptions),
-    ]),
-  ) as Record<OperationName, OperationMethod>;
-
-  return Object.freeze({
-    ...methods,
-    upstream,
-    call,
-    fetchDocument: (request, documentOptions) => http.getDocument(request, documentOptions),
-    lanes: () => http.lanes(),
-    budget: () => http.budget(),
-    close: () => http.close(),
+async function fetchRange(
+  ctx: FetchContext,
+  operation: OperationSpec,
+  params: Readonly<Record<string, unknown>>,
+  plan: RangePlan,
+  limit: number | undefined,
+  getOptions: GetOptions,
+  notify: (notice: CallNotice) => void,
+): Promise<unknown> {
+  const requests = plan.requests.map((dates) =>
+    buildRequest(operation.name, { ...params, dates, limit: MAX_UPSTREAM_LIMIT }),
+  );
+  const boards = await inPool(requests, ctx.concurrency, (r) => ctx.http.get(r, getOptions));
+  const merged = mergeBoards(plan, boards, limit, (dates) => `${ctx.upstream}${requestFor(requests, dates)}`);
+  const events = (merged.events as unknown[]).length;
+  notify({
+    kind: 'range-merged',
+    message:
+      `dates=${String(params.dates)} answered from ${requests.length} scoreboard(s) ` +
+      `(dates=${plan.requests[0]}${requests.length > 1 ? `..${plan.requests.at(-1)}` : ''}, ` +
+      `limit=${MAX_UPSTREAM_LIMIT}) merged to ${events} event(s) of Eastern days ${plan.start}-${plan.end}`,
   });
+  return merged;
+}
+
+async function calendarFromScoreboard(
+  ctx: FetchContext,
+  operation: OperationSpec,
+  missing: UpstreamNotFoundError,
+  getOptions: GetOptions,
+  notify: (notice: CallNotice) => void,
+): Promise<unknown> {
+  const board = await ctx.http.get(
+    buildRequest(operationName(operation.league, 'scoreboard'), {}),
+    getOptions,
+  );
+  const leagues = (board as { leagues?: unknown } | null)?.leagues;
+  const league = Array.isArray(leagues) ? (leagues[0] as Record<string, unknown> | undefined) : undefined;
+  if (!league || !Array.isArray(league.calendar)) {
+    throw new UpstreamNotFoundError(
+      missing.status,
+      missing.url,
+      `${missing.message.split(': ').at(-1) ?? 'no answer'}, and the scoreboard has no leagues[0].calendar`,
+    );
+  }
+  notify({
+    kind: 'calendar-from-scoreboard',
+    message:
+      `ESPN answered ${missing.status} for ${operation.name}; answered from the scoreboard's ` +
+      'leagues[0].calendar, the same list of dates',
+  });
+  const pick = ['calendarType', 'calendarIsWhitelist', 'calendarStartDate', 'calendarEndDate', 'calendar'];
+  return Object.fromEntries(pick.filter((k) => league[k] !== undefined).map((k) => [k, league[k]]));
 }
 
 /** The tabular options, checked like the parameters: before any request. */

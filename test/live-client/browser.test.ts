@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import type { GameSnapshot } from '../../src/model/events.js';
-import { clientScriptRoute } from '../../src/server/client-script.js';
+import { clientScriptRoute } from '../../src/server/live-client-script.js';
 import type { DaemonServer } from '../../src/server/server.js';
 import { connect, gameState, type LiveClient, type LiveGame } from '../../src/live-client/courtside.js';
 import { MENS_FINAL, startStack, type Stack } from '../cli/harness.js';

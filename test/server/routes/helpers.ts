@@ -16,7 +16,7 @@ import {
 } from '../../../src/server/routes/index.js';
 import {
   createDaemonServer,
-  type ClientLimits,
+  type ViewerLimits,
   type DaemonServer,
   type GatewayLimits,
 } from '../../../src/server/server.js';
@@ -126,7 +126,7 @@ export async function startApi(
     userAgent?: string;
     /** Client options over the harness's (a test of the on-demand budget sets its own). */
     client?: EspnClientOptions;
-    clientLimits?: Partial<ClientLimits>;
+    viewerLimits?: Partial<ViewerLimits>;
   } = {},
 ): Promise<ApiHarness> {
   const upstream = await startUpstream({
@@ -156,7 +156,7 @@ export async function startApi(
     tokens: options.tokens ?? [],
     origins: options.origins ?? [],
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
+    ...(options.viewerLimits ? { viewerLimits: options.viewerLimits } : {}),
     routes: [
       ...createApiRoutes({
         client: tracked,

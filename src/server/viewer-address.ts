@@ -2,12 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 
 /**
- * The address a request comes from, as the per-client limits count it: the socket's peer, unless
+ * The address a request comes from, as the per-viewer limits count it: the socket's peer, unless
  * that peer is a configured proxy, in which case the nearest address of `X-Forwarded-For` that is
- * not itself a configured proxy. A client can write anything in `X-Forwarded-For`, so only the
+ * not itself a configured proxy. A viewer can write anything in `X-Forwarded-For`, so only the
  * part appended by trusted proxies is believed: the list is read from the right.
  */
-export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<string>): string {
+export function viewerAddress(req: IncomingMessage, trustedProxies: ReadonlySet<string>): string {
   const peer = normalise(req.socket.remoteAddress ?? 'unknown');
   if (!trustedProxies.has(peer)) return peer;
   const header = req.headers['x-forwarded-for'];

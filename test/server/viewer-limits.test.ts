@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import { connect, type Client } from '../../src/live-client/courtside.js';
-import type { ClientLimits, DaemonServer } from '../../src/server/server.js';
+import type { ViewerLimits, DaemonServer } from '../../src/server/server.js';
 import { waitFor } from '../support/wait-for.js';
 import { startServer, TestClient } from './gateway-harness.js';
 
@@ -20,9 +20,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(limits: Partial<ClientLimits>, tokens: string[] = []): Promise<string> {
+async function start(limits: Partial<ViewerLimits>, tokens: string[] = []): Promise<string> {
   bus = createMemoryBus();
-  server = await startServer({ bus, clientLimits: limits, tokens, heartbeatMs: 60_000 });
+  server = await startServer({ bus, viewerLimits: limits, tokens, heartbeatMs: 60_000 });
   return server.url;
 }
 

@@ -4,13 +4,13 @@ import { OFFSET_PATTERN } from '../bus/types.js';
 import { LEAGUES, type League } from '../core/leagues.js';
 
 /**
- * What clients send on `/v1/stream` (and, as query parameters, on `/v1/stream/sse`), validated
+ * What viewers send on `/v1/stream` (and, as query parameters, on `/v1/stream/sse`), validated
  * with strict zod schemas. A message that fails gets an error `code` and a message naming the
  * field and value that were wrong; the gateway answers with an `error` frame and keeps the
  * connection up.
  */
 
-/** Limits the gateway enforces; every one is reported to the client in `welcome`. */
+/** Limits the gateway enforces; every one is reported to the viewer in `welcome`. */
 export interface GatewayLimits {
   /** Connections (WebSocket and SSE together) before new ones get 503. */
   maxConnections: number;
@@ -18,9 +18,9 @@ export interface GatewayLimits {
   maxSubscriptions: number;
   /** Values one filter field (leagues, games, teams, conferences, types) may list. */
   maxFilterValues: number;
-  /** Largest client message, bytes (ws `maxPayload`; larger closes with 1009). */
+  /** Largest viewer message, bytes (ws `maxPayload`; larger closes with 1009). */
   maxMessageBytes: number;
-  /** Bytes waiting for one client (socket buffer + delayed + replay-held) before it is dropped. */
+  /** Bytes waiting for one viewer (socket buffer + delayed + replay-held) before it is dropped. */
   maxBufferedBytes: number;
 }
 
@@ -44,10 +44,10 @@ export const DEFAULT_LIMITS: GatewayLimits = {
 export const MAX_DELAY_SECONDS = 300;
 
 /**
- * Every error code a client may get in an `error` frame (or an SSE `error` event), as data so that
+ * Every error code a viewer may get in an `error` frame (or an SSE `error` event), as data so that
  * the AsyncAPI document lists exactly these.
  */
-export const CLIENT_ERROR_CODES = [
+export const VIEWER_ERROR_CODES = [
   'invalid_json',
   'invalid_message',
   'unknown_op',
@@ -64,10 +64,10 @@ export const CLIENT_ERROR_CODES = [
   'internal_error',
 ] as const;
 
-export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+export type ViewerErrorCode = (typeof VIEWER_ERROR_CODES)[number];
 
-export interface ClientError {
-  code: ClientErrorCode;
+export interface ViewerError {
+  code: ViewerErrorCode;
   message: string;
   /** The subscription the error concerns, when known. */
   id?: string;
@@ -97,16 +97,16 @@ export interface SubscribeRequest {
   delayMs: number;
 }
 
-export type ClientMessage = SubscribeRequest | { op: 'unsubscribe'; id: string } | { op: 'ping' };
+export type ViewerMessage = SubscribeRequest | { op: 'unsubscribe'; id: string } | { op: 'ping' };
 
-/** Every `op` a client may send, as data so that the AsyncAPI document and the docs list exactly these. */
-export const CLIENT_OPS = [
+/** Every `op` a viewer may send, as data so that the AsyncAPI document and the docs list exactly these. */
+export const VIEWER_OPS = [
   'subscribe',
   'unsubscribe',
   'ping',
-] as const satisfies readonly ClientMessage['op'][];
+] as const satisfies readonly ViewerMessage['op'][];
 
-export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; error: ClientError };
+export type ParseResult = { ok: true; message: ViewerMessage } | { ok: false; error: ViewerError };
 
 const SUB_ID = z
   .string()
@@ -123,10 +123,10 @@ const TEAM = z
   .regex(/^[A-Za-z0-9]{1,10}$/, 'a team id or abbreviation (letters/digits, at most 10)');
 
 /**
- * The zod schemas of the three client messages: what `parse` validates against, and what the
+ * The zod schemas of the three viewer messages: what `parse` validates against, and what the
  * AsyncAPI document describes (converted to JSON Schema).
  */
-export function clientMessageSchemas(limits: Pick<GatewayLimits, 'maxFilterValues'>) {
+export function viewerMessageSchemas(limits: Pick<GatewayLimits, 'maxFilterValues'>) {
   const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(limits.maxFilterValues);
   const subscribe = z.strictObject({
     op: z.literal('subscribe'),
@@ -146,17 +146,17 @@ export function clientMessageSchemas(limits: Pick<GatewayLimits, 'maxFilterValue
   return { subscribe, unsubscribe, ping };
 }
 
-type Schemas = ReturnType<typeof clientMessageSchemas>;
+type Schemas = ReturnType<typeof viewerMessageSchemas>;
 
-export interface ClientProtocol {
+export interface ViewerProtocol {
   /** Parses one text frame. */
   parse(text: string): ParseResult;
   /** Validates an already-decoded subscribe object (the SSE query builds one). */
   parseSubscribe(value: Record<string, unknown>): ParseResult;
 }
 
-export function createClientProtocol(limits: Pick<GatewayLimits, 'maxFilterValues'>): ClientProtocol {
-  const s = clientMessageSchemas(limits);
+export function createViewerProtocol(limits: Pick<GatewayLimits, 'maxFilterValues'>): ViewerProtocol {
+  const s = viewerMessageSchemas(limits);
   const parseSubscribe = (value: Record<string, unknown>): ParseResult => validate(s, 'subscribe', value);
   return {
     parseSubscribe,
@@ -216,7 +216,7 @@ function describeIssue(
   issue: z.core.$ZodIssue | undefined,
   record: Record<string, unknown>,
   op: string,
-): ClientError {
+): ViewerError {
   if (!issue) return { code: 'invalid_message', message: `invalid ${op} message` };
   if (issue.code === 'unrecognized_keys') {
     return {
@@ -284,7 +284,7 @@ function valueAt(record: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-function fail(code: ClientErrorCode, message: string): ParseResult {
+function fail(code: ViewerErrorCode, message: string): ParseResult {
   return { ok: false, error: { code, message } };
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleClientLibrary } from './client-bundle.js';
+import { bundleClientLibrary } from './live-client-bundle.js';
 import { sendError, type RouteHandler } from './http-types.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClientBundleError, bundleClientLibrary } from '../../src/server/client-bundle.js';
+import { ClientBundleError, bundleClientLibrary } from '../../src/server/live-client-bundle.js';
 import { ROOT } from '../cli/harness.js';
 
 const LIBRARY = join(ROOT, 'src', 'live-client');

@@ -1,18 +1,18 @@
 import { framesSent, sseConnections, wsConnections } from '../../core/metrics.js';
 import type { Logger } from '../../core/log.js';
 import type { Offset } from '../../bus/types.js';
-import type { GatewayLimits } from '../client-protocol.js';
+import type { GatewayLimits } from '../viewer-protocol.js';
 import type { LiveFeed } from '../live-feed.js';
 import type { Connection, SinkHost, Sink } from './sink.js';
 import type { ReplyFrame } from './frames.js';
 import type { Subscription } from './subscription.js';
 
 /**
- * The open clients of one transport and their subscriptions' place in the live feed: what the
+ * The open viewers of one transport and their subscriptions' place in the live feed: what the
  * WebSocket gateway and the SSE endpoint share about bookkeeping (connection gauge, frame counts,
  * registering and forgetting subscriptions).
  */
-export class ClientSet<F extends ReplyFrame, C extends Connection> implements SinkHost {
+export class ViewerSet<F extends ReplyFrame, C extends Connection> implements SinkHost {
   readonly sinks = new Set<Sink<F, C>>();
   framesSent = 0;
   subscriptions = 0;

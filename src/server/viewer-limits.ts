@@ -1,11 +1,11 @@
 import { TokenBucket, type BucketLimit, type Take } from '../core/token-bucket.js';
 
 /**
- * Token buckets per client, created on first use and forgotten once full again (a full bucket is
- * what a new one would be), so memory follows the clients active in the last few seconds, not every
+ * Token buckets per viewer, created on first use and forgotten once full again (a full bucket is
+ * what a new one would be), so memory follows the viewers active in the last few seconds, not every
  * address ever seen.
  */
-export class ClientBuckets {
+export class ViewerBuckets {
   readonly #buckets = new Map<string, TokenBucket>();
   #sweptAt: number;
 
