@@ -12,12 +12,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createMemoryBus } from '../src/bus/memory.js';
-import { createClient } from '../src/client/client.js';
+import { createEspnClient } from '../src/espn-client/client.js';
 import { parsePlays } from '../src/tables/index.js';
 import { generateFinishedSummary, startUpstream } from '../src/simulator/index.js';
 import { createEngine } from '../streams/engine.js';
 import { diffSummary } from '../streams/game-diff.js';
-import { newGameState } from '../streams/game-state.js';
+import { newGameState } from '../streams/diff-state.js';
 import type { RawPlay } from '../streams/play-fingerprint.js';
 import { percentile } from './percentile.js';
 
@@ -133,7 +133,7 @@ async function liveLoad(): Promise<Record<string, unknown>> {
     });
     child.on('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
   });
-  const client = createClient({ upstream: url });
+  const client = createEspnClient({ upstream: url });
   const bus = createMemoryBus();
   const engine = createEngine({ client, leagues: ['mens', 'womens'], bus });
   let events = 0;

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { createClient } from '../src/client/client.js';
+import { createEspnClient } from '../src/espn-client/client.js';
 import { silentLogger } from '../src/core/log.js';
 import { LEAGUE_INFO, type League } from '../src/core/leagues.js';
 import type { GameEvent } from '../src/model/events.js';
@@ -40,7 +40,7 @@ async function replay(
   league: League,
 ): Promise<{ events: GameEvent[]; colors: Alert['colors'] }> {
   const upstream = await startUpstream({ replay: [file], speed: SPEED, logger: silentLogger });
-  const client = createClient({ upstream: upstream.url, logger: silentLogger });
+  const client = createEspnClient({ upstream: upstream.url, logger: silentLogger });
   const engine = createEngine({
     client,
     leagues: [league],

@@ -23,7 +23,8 @@ export const LAYERS: readonly Layer[] = [
   { name: 'live-client', paths: ['src/live-client/'], rank: 2 },
   { name: 'espn', paths: ['src/espn/'], rank: 3 },
   { name: 'tables', paths: ['src/tables/'], rank: 4 },
-  { name: 'client', paths: ['src/client/'], rank: 5 },
+  // The ESPN client: where an operation call meets its table form.
+  { name: 'espn-client', paths: ['src/espn-client/'], rank: 5 },
   { name: 'bus', paths: ['src/bus/'], rank: 6 },
   { name: 'engine', paths: ['streams/'], rank: 7 },
   { name: 'server', paths: ['src/server/'], rank: 8 },

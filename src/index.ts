@@ -3,17 +3,28 @@
  * Internals stay internal; add a name here only when its module is built and typed.
  */
 
-// Client
-export { createClient, DEFAULT_UPSTREAM } from './client/client.js';
+import { createEspnClient, type EspnClient, type EspnClientOptions } from './espn-client/client.js';
+
+// ESPN client
+export { createEspnClient, DEFAULT_UPSTREAM } from './espn-client/client.js';
 export type {
   CallNotice,
   CallNoticeKind,
   CallOptions,
   CallParams,
-  ClientOptions,
-  CourtsideClient,
+  EspnClient,
+  EspnClientOptions,
   OperationMethod,
-} from './client/client.js';
+} from './espn-client/client.js';
+
+// Earlier names, kept for existing users: "client" alone was ambiguous beside the subscriber
+// library (`courtside/client`).
+/** @deprecated use createEspnClient */
+export const createClient = createEspnClient;
+/** @deprecated use EspnClient */
+export type CourtsideClient = EspnClient;
+/** @deprecated use EspnClientOptions */
+export type ClientOptions = EspnClientOptions;
 
 // Operation registry
 export {

@@ -1,6 +1,6 @@
 import type { CopyOffer } from '../src/bus/types.js';
 import type { GameState } from '../src/model/events.js';
-import type { GameDiffState } from './game-state.js';
+import type { GameDiffState } from './diff-state.js';
 
 /**
  * Custody of one game on one instance: whether this instance holds the game's lease, and what

@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from '../src/core/errors.js';
 import type { CustodyTimings } from './custody.js';
-import { DEFAULT_PREVIOUS_DAY_UNTIL, parseEasternTime } from './date-seam.js';
+import { DEFAULT_PREVIOUS_DAY_UNTIL, parseEasternTime } from './board-days.js';
 import { DEFAULT_LIVE_BUDGET } from './poll-budget.js';
 import type { EngineIntervals, EngineOptions, EnginePush } from './engine-types.js';
 

@@ -1,7 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
-import type { Bus } from '../src/bus/types.js';
-import type { FastcastClient, FastcastListener } from '../src/espn/fastcast-client.js';
-import type { CourtsideClient } from '../src/client/client.js';
+import type { Bus, GameKey } from '../src/bus/types.js';
+import type { EspnClient } from '../src/espn-client/client.js';
 import type { League } from '../src/core/leagues.js';
 import type { Logger } from '../src/core/log.js';
 import type { GameEvent, GameSnapshot, GameState, SnapshotSource } from '../src/model/events.js';
@@ -24,7 +23,7 @@ export interface EngineIntervals {
 }
 
 export interface EngineOptions {
-  client: Pick<CourtsideClient, 'call'>;
+  client: Pick<EspnClient, 'call'>;
   leagues: League[];
   /** Default: a new in-memory bus (closed by the engine's `close()`). */
   bus?: Bus;
@@ -47,7 +46,7 @@ export interface EngineOptions {
   /**
    * Until when after Eastern midnight the previous Eastern day's board is read besides the default
    * one, as an Eastern wall-clock time `HH:MM`; default `06:00`. After it, that board is read only
-   * while it lists a game not yet final. `00:00`: only then. See date-seam.ts.
+   * while it lists a game not yet final. `00:00`: only then. See board-days.ts.
    */
   previousDayUntil?: string;
   logger?: Logger;
@@ -69,10 +68,43 @@ export interface EngineOptions {
 }
 
 export interface EnginePush {
-  /** Opens the push client that reports to `listener` (one socket for every game). */
-  connect(listener: FastcastListener): Pick<FastcastClient, 'subscribe' | 'unsubscribe' | 'close'>;
+  /** Opens the push client that reports to `listener` (one connection for every game). */
+  connect(listener: GamePushListener): GamePush;
   /** While push is healthy, the summary is polled this often for reconciliation; default 15 s. */
   reconcileMs?: number;
+}
+
+/** Push, as the engine uses it: by game. */
+export interface GamePush {
+  /** Wants the game's documents (idempotent). */
+  subscribe(league: League, gameId: string): void;
+  /** Forgets the game: nothing more is reported of it. */
+  unsubscribe(league: League, gameId: string): void;
+  close(): Promise<void>;
+}
+
+/** One document push delivered for a game. */
+export interface PushedDocument {
+  /** The whole summary-shaped document. */
+  readonly doc: unknown;
+  /** Delivered whole (after a subscription or a loss), not changes applied to the one before. */
+  readonly fresh: boolean;
+  /** Names where it came from in error messages. */
+  readonly where: string;
+}
+
+/**
+ * How a game's push was lost: `behind`, its document is behind and a fresh one is on its way;
+ * `down`, push does not feed the game for now (left to polling until a document comes).
+ */
+export type PushLoss = 'behind' | 'down';
+
+/** What push reports of the games subscribed. */
+export interface GamePushListener {
+  /** The game has a new document. Returns why it cannot be used, if it cannot: a fresh one is asked for. */
+  document(key: GameKey, update: PushedDocument): string | void;
+  /** The game's document is not kept current until the next `document` call; `detail` says why. */
+  lost(key: GameKey, kind: PushLoss, detail: string): void;
 }
 
 /**

@@ -28,13 +28,15 @@ export { DEFAULT_FINISHED_GAME_TTL_MS, DEFAULT_INTERVALS, MIN_SUMMARY_INTERVAL_M
 const CLOSE_WAIT_MS = 2_000;
 
 /**
- * The live engine: a scoreboard poller per league decides which games are live; a summary poller
- * per live game (one instance per game, by lease) diffs each response into events, commits them
- * with the game's state to the bus, and publishes what the bus accepted on `events$`.
+ * The live engine: a scoreboard poller per league decides which games are live; a follower per
+ * live game (one instance per game, by lease) diffs each of the game's documents, pushed or
+ * polled, into events, commits them with the game's state to the bus, and publishes what the bus
+ * accepted on `events$`.
  *
  * This module wires the parts together and owns the lifecycle: scoreboard-poller.ts,
- * live-games.ts (the tracked games), summary-poller.ts, custody.ts (who keeps which copy of a
- * game's state), poller-status.ts, engine-context.ts, engine-config.ts.
+ * live-games.ts (the tracked games), game-follower.ts, game-document.ts (each game's document,
+ * pushed or polled), custody.ts (who keeps which copy of a game's state), poller-status.ts,
+ * engine-context.ts, engine-config.ts.
  */
 export function createEngine(options: EngineOptions): Engine {
   if (!Array.isArray(options.leagues) || options.leagues.length === 0 || !options.leagues.every(isLeague)) {

@@ -3,7 +3,7 @@ import { isOvertime, periodLabel } from '../src/core/periods.js';
 import type { PeriodData } from '../src/model/events.js';
 import type { eventIds } from './event-ids.js';
 import { draft } from './game-diff-draft.js';
-import type { GameDiffState } from './game-state.js';
+import type { GameDiffState } from './diff-state.js';
 import type { PlayRecord } from './play-diff.js';
 import type { PollPeriodEvent } from './poll-order.js';
 import { isEndOfPeriod, isFinal, type SummaryHeader } from './summary-header.js';

@@ -1,7 +1,7 @@
 import type { PlayRow } from '../src/model/events.js';
 import type { eventIds } from './event-ids.js';
 import { draft } from './game-diff-draft.js';
-import type { GameDiffState } from './game-state.js';
+import type { GameDiffState } from './diff-state.js';
 import { diffPlays, type PlayDiff, type PlayRecord } from './play-diff.js';
 import { rawPlayId, sameRawPlay, type RawPlay } from './play-fingerprint.js';
 import type { DraftEvent, PollPlay } from './poll-order.js';

@@ -1,7 +1,7 @@
 import type { GameSituation, PlayRow, TeamRef } from '../src/model/events.js';
 import type { eventIds } from './event-ids.js';
 import { draft } from './game-diff-draft.js';
-import type { GameDiffState, GameMeta } from './game-state.js';
+import type { GameDiffState, GameMeta } from './diff-state.js';
 import type { PlayRecord } from './play-diff.js';
 import type { DraftEvent } from './poll-order.js';
 import { computeSituation, emptySituation, isNews, situationChanges } from './situation.js';

@@ -1,6 +1,6 @@
 import { isOvertime, periodLabel } from '../src/core/periods.js';
 import type { GameSituation, GameSnapshot, PlayRow } from '../src/model/events.js';
-import type { GameDiffState, GameMeta } from './game-state.js';
+import type { GameDiffState, GameMeta } from './diff-state.js';
 import type { PlayRecord } from './play-diff.js';
 import type { SummaryHeader } from './summary-header.js';
 

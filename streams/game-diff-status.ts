@@ -1,7 +1,7 @@
 import type { Score, TeamRef } from '../src/model/events.js';
 import type { eventIds } from './event-ids.js';
 import { draft } from './game-diff-draft.js';
-import type { GameMeta } from './game-state.js';
+import type { GameMeta } from './diff-state.js';
 import type { DraftEvent } from './poll-order.js';
 import { isFinal, type SummaryHeader } from './summary-header.js';
 

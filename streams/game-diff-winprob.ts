@@ -1,7 +1,7 @@
 import { isObject } from '../src/core/is-object.js';
 import type { eventIds } from './event-ids.js';
 import { draft } from './game-diff-draft.js';
-import type { GameDiffState, GameMeta } from './game-state.js';
+import type { GameDiffState, GameMeta } from './diff-state.js';
 import type { PlayRecord } from './play-diff.js';
 import type { DraftEvent, PollPlay } from './poll-order.js';
 

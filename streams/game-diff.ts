@@ -7,7 +7,7 @@ import { diffSituation } from './game-diff-situation.js';
 import { buildSnapshot } from './game-diff-snapshot.js';
 import { diffEnd, diffScore, diffStatus } from './game-diff-status.js';
 import { diffWinprob } from './game-diff-winprob.js';
-import { toEntry, type GameDiffState, type GameMeta } from './game-state.js';
+import { toEntry, type GameDiffState, type GameMeta } from './diff-state.js';
 import { setRecords } from './play-diff.js';
 import type { RawPlay } from './play-fingerprint.js';
 import { orderPollEvents } from './poll-order.js';

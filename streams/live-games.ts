@@ -17,10 +17,10 @@ import {
 import type { EngineContext } from './engine-context.js';
 import type { PollerStatus } from './engine-types.js';
 import { errorInfo, newStatus } from './poller-status.js';
-import { createPushFeed } from './push-feed.js';
-import { newPushState } from './push-state.js';
 import { reportedStatus, startFollowing } from './game-feed.js';
-import { createSummaryPollers, type GameTracker } from './summary-poller.js';
+import { createGameDocuments } from './game-document.js';
+import { createGameFollowers } from './game-follower.js';
+import { gameKeyOf, type GameTracker } from './game-tracker.js';
 
 /** What the scoreboard poller tells about one game it listed. */
 export interface ListedGame {
@@ -33,7 +33,7 @@ export interface ListedGame {
 }
 
 export interface LiveGames {
-  /** The scoreboard listed the game: its listing is kept, its summary poller started or stopped. */
+  /** The scoreboard listed the game: its listing is kept, its follower started or stopped. */
   listed(game: ListedGame): void;
   /**
    * After a scoreboard poll of `league`: games it no longer lists and nobody polls are forgotten;
@@ -44,9 +44,9 @@ export interface LiveGames {
   dataLost(): void;
   /** The snapshot of a game this instance holds the lease of. */
   snapshot(league: League, gameId: string): GameSnapshot | undefined;
-  /** Status of every summary poller that ran. */
+  /** Status of every game follower that ran. */
   statuses(): PollerStatus[];
-  /** Stops every poller; returns the games whose lease this instance held. */
+  /** Stops every follower; returns the games whose lease this instance held. */
   stopAll(): GameKey[];
   /** Updates the tracked-games gauge. */
   refreshGauge(): void;
@@ -54,11 +54,11 @@ export interface LiveGames {
   closePush(): Promise<void>;
 }
 
-export const gameKeyOf = (league: League, gameId: string): string => `${league}:${gameId}`;
+export { gameKeyOf } from './game-tracker.js';
 
 /**
- * The games this instance tracks, one summary poller each, fed by the scoreboard pollers. Also
- * where a loss of Redis's data reaches every game at once.
+ * The games this instance tracks, one follower each, fed by the scoreboard followers. Also where a
+ * loss of Redis's data reaches every game at once.
  */
 export function createLiveGames(
   ctx: EngineContext,
@@ -70,31 +70,17 @@ export function createLiveGames(
   // When this instance's bus last found that Redis lost its data (null: never).
   let dataLostAt: number | null = null;
 
-  const push =
-    ctx.push && createPushFeed(ctx, ctx.push, (league, gameId) => trackers.get(gameKeyOf(league, gameId)));
-  const pollers = createSummaryPollers(ctx, {
+  const documents = createGameDocuments(
+    ctx,
+    (key) => (trackers.get(gameKeyOf(key.league, key.gameId))?.sub ?? null) !== null,
+  );
+  const refreshGauge = (): void => countTracked(leagues, trackers.values());
+  const followers = createGameFollowers(ctx, documents, {
     storeLostData: offerEveryCopy,
     dataLostAt: () => dataLostAt,
     emit,
     changed: refreshGauge,
-    feeding: (t, feeding) => (feeding ? push?.want(t) : push?.forget(t)),
   });
-
-  function refreshGauge(): void {
-    const counts = new Map<string, number>();
-    for (const league of leagues)
-      for (const s of ['pre', 'in', 'post'] as GameState[]) counts.set(`${league}|${s}`, 0);
-    for (const t of trackers.values()) {
-      if (t.sub === null) continue;
-      const s = copyOf(t.custody)?.meta.state ?? t.scheduled?.state ?? 'pre';
-      const k = `${t.key.league}|${s}`;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    for (const [k, n] of counts) {
-      const [league = '', state = ''] = k.split('|');
-      trackedGames.set({ league, state }, n);
-    }
-  }
 
   /**
    * Redis lost its data (the bus found a new dataset, or a poll found one of our games missing: a
@@ -105,7 +91,7 @@ export function createLiveGames(
     for (const t of trackers.values()) {
       if (!hasCopyToOffer(t.custody)) continue;
       ctx
-        .track(pollers.offer(t))
+        .track(followers.offer(t))
         .catch((error: unknown) =>
           logger.warn({ ...t.key, code: errorInfo(error).code }, 'offering the game state copy failed'),
         );
@@ -114,10 +100,10 @@ export function createLiveGames(
           { ...t.key, seq: t.custody.state.copy.meta.seq },
           'finished game lost with Redis; writing it back',
         );
-        // The poller's lease check writes the final copy back once every copy had time to be
+        // The follower's lease check writes the final copy back once every copy had time to be
         // offered; the two polls that follow see a finished game and stop.
         t.custody = reclaim(t.custody);
-        pollers.start(t);
+        followers.start(t);
       }
     }
   }
@@ -127,19 +113,7 @@ export function createLiveGames(
       const k = gameKeyOf(league, gameId);
       let t = trackers.get(k);
       if (t === undefined) {
-        t = {
-          key: { league, gameId },
-          scheduled,
-          row,
-          rowFresh: true,
-          sub: null,
-          custody: INITIAL_CUSTODY,
-          postPolls: 0,
-          urgent: false,
-          status: newStatus('summary', league, gameId, ctx.intervals.summaryMs),
-          push: ctx.push ? newPushState(now()) : null,
-          following: startFollowing(now()),
-        };
+        t = newTracker(ctx, { league, gameId }, scheduled, row);
         trackers.set(k, t);
       } else {
         t.scheduled = scheduled;
@@ -148,17 +122,20 @@ export function createLiveGames(
       }
       t.status.gameState = copyOf(t.custody)?.meta.state ?? scheduled.state;
       if (wanted) {
-        if (!isFinished(t.custody)) pollers.start(t);
+        if (!isFinished(t.custody)) followers.start(t);
       } else if (t.sub !== null && scheduled.state === 'pre') {
         // Rescheduled or postponed to later: the scoreboard will start it again in time.
-        pollers.stop(t);
+        followers.stop(t);
       }
     },
     sweep(league, seen) {
       for (const [k, t] of trackers) {
         if (t.key.league !== league || t.sub !== null) continue;
         if (seen.has(k)) t.custody = expire(t.custody, now(), timings);
-        else trackers.delete(k);
+        else {
+          trackers.delete(k);
+          documents.release(t.key);
+        }
       }
       refreshGauge();
     },
@@ -175,7 +152,7 @@ export function createLiveGames(
       const out: PollerStatus[] = [];
       for (const t of trackers.values())
         if (t.sub !== null || t.status.state !== 'idle')
-          out.push(reportedStatus(t.status, t.push?.status ?? null, t.following));
+          out.push(reportedStatus(t.status, documents.feedStatus(t.key), t.following));
       return out;
     },
     stopAll() {
@@ -190,6 +167,44 @@ export function createLiveGames(
       return held;
     },
     refreshGauge,
-    closePush: () => push?.close() ?? Promise.resolve(),
+    closePush: () => documents.close(),
+  };
+}
+
+/** The tracked-games gauge: the games whose follower runs, by league and state, zero where none. */
+function countTracked(leagues: readonly League[], trackers: Iterable<GameTracker>): void {
+  const counts = new Map<string, number>();
+  for (const league of leagues)
+    for (const s of ['pre', 'in', 'post'] as GameState[]) counts.set(`${league}|${s}`, 0);
+  for (const t of trackers) {
+    if (t.sub === null) continue;
+    const s = copyOf(t.custody)?.meta.state ?? t.scheduled?.state ?? 'pre';
+    const k = `${t.key.league}|${s}`;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  for (const [k, n] of counts) {
+    const [league = '', state = ''] = k.split('|');
+    trackedGames.set({ league, state }, n);
+  }
+}
+
+/** A game the scoreboard listed for the first time: not followed yet. */
+function newTracker(
+  ctx: EngineContext,
+  key: GameKey,
+  scheduled: ScheduledGame,
+  row: ScoreboardRow,
+): GameTracker {
+  return {
+    key,
+    scheduled,
+    row,
+    rowFresh: true,
+    sub: null,
+    custody: INITIAL_CUSTODY,
+    postPolls: 0,
+    urgent: false,
+    status: newStatus('summary', key.league, key.gameId, ctx.intervals.summaryMs),
+    following: startFollowing(ctx.now()),
   };
 }

@@ -87,71 +87,114 @@ export function emptyPlayState(): PlayState {
 
 export function diffPlays<T>(state: PlayState, items: readonly T[], source: PlayDiffSource<T>): PlayDiff {
   const stamp = ++state.stamp;
-  const { records } = state;
-  const ids: string[] = [];
-  const kept: T[] = [];
-  const found: Array<PlayRecord | undefined> = [];
-  const old = state.order;
-  const oldRecs = state.recs;
-  let newIds: Set<string> | undefined;
-  let liveSeen = 0;
-  let skipped = 0;
+  const seen = collectIds(state, items, source, stamp);
+  const changes: PlayChange[] = [];
+  const next = new Map<string, PlayRecord>();
+  const removed = seen.liveSeen < state.order.length ? removePlays(state, stamp, changes, next) : undefined;
+  const { pending, recs } = placePlays(state, seen, source, removed, next);
+  if (pending.length > 0) convertPending(pending, seen.ids, source, changes, next, recs);
+  return { changes, records: next, order: seen.ids, recs, skipped: seen.skipped };
+}
 
-  // Pass 1: ids, duplicates, which live plays are still there.
+/** Pass 1's findings: the list's ids in order, without duplicates or id-less items. */
+interface SeenPlays<T> {
+  ids: string[];
+  /** The items of `ids`, same index. */
+  kept: T[];
+  /** The record known for each of `ids`, same index (a tombstone's too). */
+  found: Array<PlayRecord | undefined>;
+  /** How many live plays of the previous poll are still listed. */
+  liveSeen: number;
+  skipped: number;
+}
+
+/** A play to convert to a row: new, or its source changed, or it moved. */
+interface PendingPlay<T> {
+  index: number;
+  id: string;
+  item: T;
+  record: PlayRecord | undefined;
+  moved: boolean;
+}
+
+/** Pass 1: ids, duplicates, which live plays are still there (stamped with this poll). */
+function collectIds<T>(
+  state: PlayState,
+  items: readonly T[],
+  source: PlayDiffSource<T>,
+  stamp: number,
+): SeenPlays<T> {
+  const { records, order: old, recs: oldRecs } = state;
+  const seen: SeenPlays<T> = { ids: [], kept: [], found: [], liveSeen: 0, skipped: 0 };
+  const { ids } = seen;
+  let newIds: Set<string> | undefined;
   for (const item of items) {
     const id = source.idOf(item);
     if (id === null) {
-      skipped++;
+      seen.skipped++;
       continue;
     }
     const j = ids.length;
     const record = (old[j] === id ? oldRecs[j] : undefined) ?? records.get(id);
     if (record !== undefined && record.row !== null) {
       if (record.stamp === stamp) {
-        skipped++;
+        seen.skipped++;
         continue;
       }
       record.stamp = stamp;
-      liveSeen++;
+      seen.liveSeen++;
     } else {
       newIds ??= new Set();
       if (newIds.has(id)) {
-        skipped++;
+        seen.skipped++;
         continue;
       }
       newIds.add(id);
     }
     ids.push(id);
-    kept.push(item);
-    found.push(record);
+    seen.kept.push(item);
+    seen.found.push(record);
   }
+  return seen;
+}
 
-  const changes: PlayChange[] = [];
-  const next = new Map<string, PlayRecord>();
-  let removed: Set<string> | undefined;
-  if (liveSeen < state.order.length) {
-    removed = new Set();
-    for (const id of state.order) {
-      const record = records.get(id);
-      if (record === undefined || record.stamp === stamp) continue;
-      removed.add(id);
-      const tomb: PlayRecord = { ...record, row: null, fp: null, after: null, removes: record.removes + 1 };
-      delete tomb.src;
-      delete tomb.stamp;
-      delete tomb.pos;
-      next.set(id, tomb);
-      changes.push({ kind: 'removed', id, row: record.row, record: tomb });
-    }
+/** The live plays this poll did not stamp: tombstones, in the old order. Returns their ids. */
+function removePlays(
+  state: PlayState,
+  stamp: number,
+  changes: PlayChange[],
+  next: Map<string, PlayRecord>,
+): Set<string> {
+  const removed = new Set<string>();
+  for (const id of state.order) {
+    const record = state.records.get(id);
+    if (record === undefined || record.stamp === stamp) continue;
+    removed.add(id);
+    const tomb: PlayRecord = { ...record, row: null, fp: null, after: null, removes: record.removes + 1 };
+    delete tomb.src;
+    delete tomb.stamp;
+    delete tomb.pos;
+    next.set(id, tomb);
+    changes.push({ kind: 'removed', id, row: record.row, record: tomb });
   }
+  return removed;
+}
 
-  // Pass 2: position and content. `k` walks the old order; see the module comment.
-  const pending: Array<{
-    index: number;
-    id: string;
-    item: T;
-    record: PlayRecord | undefined;
-    moved: boolean;
-  }> = [];
+/**
+ * Pass 2: position and content. `k` walks the old order; see the module comment. A live play in
+ * place with the same source keeps its record (relinked when its predecessor changed); the others
+ * are pending.
+ */
+function placePlays<T>(
+  state: PlayState,
+  seen: SeenPlays<T>,
+  source: PlayDiffSource<T>,
+  removed: Set<string> | undefined,
+  next: Map<string, PlayRecord>,
+): { pending: PendingPlay<T>[]; recs: PlayRecord[] } {
+  const old = state.order;
+  const { ids, kept, found } = seen;
+  const pending: PendingPlay<T>[] = [];
   let moved: Set<string> | undefined;
   let k = 0;
   const recs = new Array<PlayRecord>(ids.length);
@@ -181,64 +224,82 @@ export function diffPlays<T>(state: PlayState, items: readonly T[], source: Play
       recs[j] = relinked;
     }
   }
+  return { pending, recs };
+}
 
-  if (pending.length > 0) {
-    const rows = source.toRows(pending.map((p) => p.item));
-    pending.forEach((p, i) => {
-      const row = rows[i] as PlayRow;
-      const after = p.index === 0 ? null : (ids[p.index - 1] as string);
-      const base = p.record;
-      if (base === undefined || base.row === null) {
-        const record: PlayRecord = {
-          row,
-          fp: rowFingerprint(row),
-          after,
-          wp: base?.wp ?? null,
-          tie: base?.tie ?? null,
-          adds: (base?.adds ?? 0) + 1,
-          updates: base?.updates ?? 0,
-          removes: base?.removes ?? 0,
-          wpChanges: base?.wpChanges ?? 0,
-          src: p.item,
-          pos: p.index,
-        };
-        next.set(p.id, record);
-        recs[p.index] = record;
-        changes.push({ kind: 'added', id: p.id, row, after, index: p.index, record });
-        return;
-      }
-      const diff = diffColumns(base.row, row);
-      if (diff.changed.length === 0 && !p.moved) {
-        // Source differed in a field no column shows, or the check was unsure: refresh silently.
-        const refreshed = { ...base, after, src: p.item, pos: p.index };
-        next.set(p.id, refreshed);
-        recs[p.index] = refreshed;
-        return;
-      }
-      const record: PlayRecord = {
-        ...base,
-        row,
-        fp: diff.changed.length === 0 ? base.fp : rowFingerprint(row),
-        after,
-        updates: base.updates + 1,
-        src: p.item,
-        pos: p.index,
-      };
-      next.set(p.id, record);
-      recs[p.index] = record;
-      changes.push({
-        kind: 'updated',
-        id: p.id,
-        row,
-        changed: diff.changed,
-        previous: diff.previous,
-        moved: p.moved,
-        after,
-        record,
-      });
-    });
+/** The pending plays converted to rows in one batch: each added, updated, or refreshed silently. */
+function convertPending<T>(
+  pending: readonly PendingPlay<T>[],
+  ids: readonly string[],
+  source: PlayDiffSource<T>,
+  changes: PlayChange[],
+  next: Map<string, PlayRecord>,
+  recs: PlayRecord[],
+): void {
+  const rows = source.toRows(pending.map((p) => p.item));
+  pending.forEach((p, i) => {
+    const row = rows[i] as PlayRow;
+    const after = p.index === 0 ? null : (ids[p.index - 1] as string);
+    const base = p.record;
+    const change =
+      base === undefined || base.row === null ? added(p, row, after) : updated(p, base, base.row, row, after);
+    next.set(p.id, change.record);
+    recs[p.index] = change.record;
+    if (change.kind !== 'refreshed') changes.push(change);
+  });
+}
+
+/** A play new to the list, or back after a removal (its counters kept). */
+function added<T>(p: PendingPlay<T>, row: PlayRow, after: string | null): PlayChange {
+  const base = p.record;
+  const record: PlayRecord = {
+    row,
+    fp: rowFingerprint(row),
+    after,
+    wp: base?.wp ?? null,
+    tie: base?.tie ?? null,
+    adds: (base?.adds ?? 0) + 1,
+    updates: base?.updates ?? 0,
+    removes: base?.removes ?? 0,
+    wpChanges: base?.wpChanges ?? 0,
+    src: p.item,
+    pos: p.index,
+  };
+  return { kind: 'added', id: p.id, row, after, index: p.index, record };
+}
+
+/** A live play whose row or place changed; `refreshed` when neither did in any column shown. */
+function updated<T>(
+  p: PendingPlay<T>,
+  base: PlayRecord,
+  previousRow: PlayRow,
+  row: PlayRow,
+  after: string | null,
+): PlayChange | { kind: 'refreshed'; record: PlayRecord } {
+  const diff = diffColumns(previousRow, row);
+  if (diff.changed.length === 0 && !p.moved) {
+    // Source differed in a field no column shows, or the check was unsure: refresh silently.
+    return { kind: 'refreshed', record: { ...base, after, src: p.item, pos: p.index } };
   }
-  return { changes, records: next, order: ids, recs, skipped };
+  const record: PlayRecord = {
+    ...base,
+    row,
+    fp: diff.changed.length === 0 ? base.fp : rowFingerprint(row),
+    after,
+    updates: base.updates + 1,
+    src: p.item,
+    pos: p.index,
+  };
+  return {
+    kind: 'updated',
+    id: p.id,
+    row,
+    changed: diff.changed,
+    previous: diff.previous,
+    moved: p.moved,
+    after,
+    record,
+  };
 }
 
 /** Makes a diff the current state (after its events were committed). */

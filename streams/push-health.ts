@@ -1,17 +1,17 @@
 /**
- * How one game is fed: by FastCast's push or by polling the summary. Pure: the summary poller
- * calls these functions with what the push client reported and the scheduler's clock, and keeps
- * what they return.
+ * How one game is fed: by push (ESPN's FastCast) or by polling the summary. Pure: the game's
+ * documents (game-document.ts) call these functions with what push reported and the scheduler's
+ * clock, and keep what they return.
  *
  * ```
- *            document                 lost (mid gap, bad patch)
+ *            document                 lost: behind (a gap, bad patch)
  *  polling ───────────▶ push ─────────────────────────▶ resyncing
  *     ▲                 ▲ │ ▲                               │ │
  *     │                 │ │ └────────── document ───────────┘ │
- *     │       document  │ │ lost (socket closed, topic 404)   │ lost, or no document
+ *     │       document  │ │ lost: down (socket closed, 404)   │ lost, or no document
  *     │                 │ ▼                                   ▼ within one interval
  *     │               fallen-back ◀───────────────────────────┘
- *     └── stopped (the game's poller stopped; push off never leaves polling)
+ *     └── stopped (the game's follower stopped; push off never leaves polling)
  * ```
  *
  * While `push`, the summary is polled for reconciliation only (every `reconcileMs`, and at once
@@ -68,19 +68,19 @@ export function documentArrived(h: PushHealth, now: number, fresh: boolean): Pus
 
 /**
  * A game that push never fed is polled whatever push reports; its reason is the latest failure,
- * so a game push cannot feed says why (no topic, a checkpoint refused...).
+ * so a game push cannot feed says why (no such game, a checkpoint refused...).
  */
 const stillPolling = (h: PushHealth, reason: string, reconcileNow: boolean): PushHealth =>
   h.reason === reason && h.reconcileNow === reconcileNow ? h : { ...h, reason, reconcileNow };
 
-/** The document is behind and a fresh checkpoint is asked for (a `mid` gap, a failed patch). */
+/** The document is behind and a fresh checkpoint is asked for (a gap, a failed patch). */
 export function resyncing(h: PushHealth, now: number, reason: string): PushHealth {
   if (h.name === 'polling') return stillPolling(h, reason, true);
   if (h.name !== 'push') return move(h, h.name, now, h.reason, true);
   return move(h, 'resyncing', now, reason, true);
 }
 
-/** Push is gone for this game for now (the socket closed, no topic, a checkpoint refused). */
+/** Push is gone for this game for now (the socket closed, no such game, a checkpoint refused). */
 export function fellBack(h: PushHealth, now: number, reason: string): PushHealth {
   if (h.name === 'polling') return stillPolling(h, reason, h.reconcileNow);
   return move(h, 'fallen-back', now, reason, true);
@@ -115,7 +115,7 @@ export function pollDue(h: PushHealth, now: number, lastPollAt: number | null, r
 /**
  * Whether a summary poll must come before a pending pushed document: only when it is overdue by a
  * whole summary interval. A tick that finds a pushed document pending diffs it instead of polling,
- * so pushed documents arriving faster than the ticks (each one waking the poller) would otherwise
+ * so pushed documents arriving faster than the ticks (each one waking the follower) would otherwise
  * put the reconciliation off for as long as they kept coming.
  */
 export function reconcileOverdue(

@@ -4,7 +4,7 @@ import type { GameKey } from '../src/bus/types.js';
 import type { PushFeedStatus } from './engine-types.js';
 import { feedOf, initialPushHealth, type PushHealth } from './push-health.js';
 
-/** What the engine keeps of one game's push feed (absent when push is off). */
+/** What game-document.ts keeps of one game's push (none when push is off). */
 export interface PushState {
   health: PushHealth;
   /**
@@ -16,7 +16,7 @@ export interface PushState {
   pending: boolean;
   /** When the summary was last polled (null: never). */
   lastPollAt: number | null;
-  /** Wakes the game's poller for a pending document: no timer is waited on. */
+  /** Wakes the game's follower for a pending document: no timer is waited on. */
   readonly wake: Subject<void>;
   readonly status: PushFeedStatus;
 }

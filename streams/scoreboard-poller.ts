@@ -11,7 +11,7 @@ import {
   parseEasternTime,
   previousDayToRead,
   type DayReading,
-} from './date-seam.js';
+} from './board-days.js';
 import type { EngineContext } from './engine-context.js';
 import type { PollerStatus } from './engine-types.js';
 import { gameKeyOf, type LiveGames } from './live-games.js';
@@ -42,7 +42,7 @@ export function discoveryParams(league: League): Readonly<Record<string, string>
   return isCollege(league) ? { groups: DIVISION_I_GROUP, limit: COLLEGE_BOARD_LIMIT } : {};
 }
 
-/** How the poller reads across the Eastern date seam (date-seam.ts). */
+/** How the poller reads across the Eastern date seam (board-days.ts). */
 export interface ScoreboardSeam {
   /** The previous day's board is read until this many minutes after Eastern midnight. */
   untilMinutes: number;
@@ -60,7 +60,7 @@ type BoardResult = { ok: true; raw: unknown } | { ok: false; error: unknown };
 /**
  * The scoreboard poller of one league: polls the league's scoreboard at the cadence its games
  * call for (cadence.ts), hands every listed game to `games` (which starts and stops the summary
- * pollers) and backs off on errors. Across the Eastern date seam (date-seam.ts) it reads the
+ * pollers) and backs off on errors. Across the Eastern date seam (board-days.ts) it reads the
  * previous Eastern day's board as well, so a late game stays listed after the default board moved
  * on to the next day.
  */

@@ -2,7 +2,10 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../src/model/events.js';
-import { CLIENT_ERROR_CODES, CLIENT_OPS } from '../src/server/client-protocol.js';
+import {
+  VIEWER_ERROR_CODES as CLIENT_ERROR_CODES,
+  VIEWER_OPS as CLIENT_OPS,
+} from '../src/server/viewer-protocol.js';
 import { SERVER_FRAME_TYPES } from '../src/server/delivery/frames.js';
 import { ROOT } from './cli/harness.js';
 

@@ -3,7 +3,8 @@ import type { RedisConnection as Redis } from '../src/bus/redis-connection.js';
 import type { GameEvent } from '../src/model/events.js';
 import { Backoff } from '../src/core/backoff.js';
 import { silentLogger, type Logger } from '../src/core/log.js';
-import { jobsDropped, queueDepth } from '../src/core/metrics.js';
+import { queueDepth } from '../src/core/metrics.js';
+import { EventBuffer } from './event-buffer.js';
 import { EVENTS_QUEUE, bullPrefix, createRedisConnection, prefixForRedis, toJobId } from './queues.js';
 
 export interface EventProducerOptions {
@@ -89,19 +90,16 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   const queue = new Queue(EVENTS_QUEUE, { connection, prefix: bullPrefix(prefix, EVENTS_QUEUE) });
   queue.on('error', () => undefined);
 
-  let buffer: GameEvent[] = [];
-  // Events at the front of `buffer` that the current addBulk carries.
-  let inFlight = 0;
+  const buffer = new EventBuffer(limit, logger);
   let enqueued = 0;
-  let dropped = 0;
   let buffering = false;
   let closed = false;
   let pumping: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
+  const retryWait = wakeableSleep();
   const flushWaiters: Array<() => void> = [];
   let closing: Promise<void> | null = null;
 
-  connection.on('ready', () => wake?.());
+  connection.on('ready', () => retryWait.wake());
 
   function gauge(): void {
     queueDepth.set({ queue: BUFFER_GAUGE }, buffer.length);
@@ -110,23 +108,11 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   function add(event: GameEvent): void {
     try {
       if (closed) {
-        dropped += 1;
-        jobsDropped.inc();
+        buffer.dropUnbuffered();
         logger.warn({ eventId: event.id }, 'event producer is closed; event dropped');
         return;
       }
       buffer.push(event);
-      // The batch in flight (at the front) may already be in Redis: drop the oldest after it.
-      const over = Math.min(buffer.length - limit, buffer.length - inFlight);
-      if (over > 0) {
-        buffer.splice(inFlight, over);
-        dropped += over;
-        jobsDropped.inc(over);
-        // First drop, then every 1,000th: a long outage must not flood the log.
-        if (dropped === over || Math.floor(dropped / 1000) !== Math.floor((dropped - over) / 1000)) {
-          logger.warn({ dropped, bufferLimit: limit }, 'job buffer full; dropped the oldest events');
-        }
-      }
       gauge();
       startPump();
     } catch (err) {
@@ -145,30 +131,19 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
 
   async function pump(): Promise<void> {
     while (buffer.length > 0) {
-      const batch = buffer.slice(0, batchSize);
-      inFlight = batch.length;
+      const batch = buffer.take(batchSize);
       try {
-        await withTimeout(
-          queue.addBulk(
-            batch.map((event) => ({
-              name: event.type,
-              data: event,
-              opts: { jobId: toJobId(event.id), ...EVENT_JOB_OPTIONS },
-            })),
-          ),
-          ADD_TIMEOUT_MS,
-        );
-        buffer.splice(0, batch.length);
-        inFlight = 0;
+        await withTimeout(addBatch(queue, batch), ADD_TIMEOUT_MS);
+        buffer.acknowledge();
         backoff.reset();
         enqueued += batch.length;
         gauge();
         if (buffer.length === 0 && buffering) {
           buffering = false;
-          logger.info({ dropped }, 'Redis is back; job buffer drained');
+          logger.info({ dropped: buffer.dropped }, 'Redis is back; job buffer drained');
         }
       } catch (err) {
-        inFlight = 0;
+        buffer.failed();
         if (!buffering) {
           buffering = true;
           logger.warn(
@@ -177,15 +152,7 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
           );
         }
         if (closed) return;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, backoff.next());
-          function done(): void {
-            clearTimeout(timer);
-            wake = null;
-            resolve();
-          }
-          wake = done;
-        });
+        await retryWait.sleep(backoff.next());
         if (closed && buffer.length > 0) return;
       }
     }
@@ -200,26 +167,54 @@ export function createEventProducer(options: EventProducerOptions): EventProduce
   return {
     add,
     flush,
-    stats: () => ({ buffered: buffer.length, enqueued, dropped, buffering }),
+    stats: () => ({ buffered: buffer.length, enqueued, dropped: buffer.dropped, buffering }),
     close() {
       closing ??= (async () => {
         if (buffer.length > 0) {
           await Promise.race([flush(), sleep(CLOSE_FLUSH_MS)]);
         }
         closed = true;
-        wake?.();
+        retryWait.wake();
         for (const waiter of flushWaiters.splice(0)) waiter();
         if (buffer.length > 0) {
           logger.warn({ lost: buffer.length }, 'event producer closed with events still buffered');
         }
-        buffer = [];
-        inFlight = 0;
+        buffer.clear();
         gauge();
         await Promise.race([queue.close().catch(() => undefined), sleep(CLOSE_FLUSH_MS)]);
         connection.disconnect();
       })();
       return closing;
     },
+  };
+}
+
+/** One `addBulk` of a batch: jobId = the event id, so a duplicate is queued once. */
+function addBatch(queue: Queue, batch: readonly GameEvent[]): Promise<unknown> {
+  return queue.addBulk(
+    batch.map((event) => ({
+      name: event.type,
+      data: event,
+      opts: { jobId: toJobId(event.id), ...EVENT_JOB_OPTIONS },
+    })),
+  );
+}
+
+/** A sleep that `wake` cuts short: Redis announcing it is back, or the producer closing. */
+function wakeableSleep(): { sleep(ms: number): Promise<void>; wake(): void } {
+  let wake: (() => void) | null = null;
+  return {
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done(): void {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      }),
+    wake: () => wake?.(),
   };
 }
 

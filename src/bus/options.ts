@@ -62,3 +62,17 @@ export function checkOffset(offset: Offset | null, operation: string): void {
     );
   }
 }
+
+/** The log's two limits from a bus's options, checked, with their defaults. */
+export function resolveRetention(options: {
+  retention?: number | undefined;
+  retentionMs?: number | undefined;
+}): {
+  retention: number;
+  retentionMs: number;
+} {
+  return {
+    retention: checkRetention(options.retention ?? DEFAULT_RETENTION),
+    retentionMs: checkRetentionMs(options.retentionMs ?? DEFAULT_RETENTION_MS),
+  };
+}

@@ -1,22 +1,18 @@
-import { isLeague } from '../core/leagues.js';
-import type { RedisConnection } from './redis-connection.js';
+import { parseGameMember } from './game-member.js';
+import { ttlArg, type CommandRedis, type Run } from './redis-commands.js';
 import type { RedisKeys } from './redis-keys.js';
-import type { BusCommands } from './redis-scripts.js';
-import type { Bus, GameKey, StoredGame } from './types.js';
+import { parseStoredGame } from './state-json.js';
+import type { Bus, GameKey } from './types.js';
 
-/** The bus's per-game state and leases on Redis: everything of a game but its events. */
-export type GameMethods = Pick<
-  Bus,
-  'loadGame' | 'listGames' | 'deleteGame' | 'expireGame' | 'acquireLease' | 'releaseLease' | 'offerCopy'
->;
+/**
+ * The bus's per-game state on Redis, read, listed, deleted and expired (a commit writes it:
+ * redis-commit.ts). Leases and copy offers are redis-leases.ts and redis-copies.ts.
+ */
+export type GameMethods = Pick<Bus, 'loadGame' | 'listGames' | 'deleteGame' | 'expireGame'>;
 
-/** Runs a command, turning its failure into the bus's errors (see `createRedisBus`). */
-type Run = <T>(operation: string, fn: () => Promise<T>) => Promise<T>;
-
-export function gameMethods(cmd: RedisConnection & BusCommands, keys: RedisKeys, run: Run): GameMethods {
+export function gameMethods(cmd: CommandRedis, keys: RedisKeys, run: Run): GameMethods {
   const gamesKey = keys.games;
-  const { lease: leaseKey, offer: offerKey, meta: metaKey, entries: entriesKey } = keys;
-  const { lastCommit: lastCommitKey, member } = keys;
+  const { meta: metaKey, entries: entriesKey, lastCommit: lastCommitKey, member } = keys;
   return {
     async loadGame(game) {
       const [meta, entries] = await run('loadGame', async () => {
@@ -26,9 +22,7 @@ export function gameMethods(cmd: RedisConnection & BusCommands, keys: RedisKeys,
         return [replies[0]?.[1] as string | null, replies[1]?.[1] as Record<string, string>];
       });
       if (meta === null && Object.keys(entries).length === 0) return undefined;
-      const stored: StoredGame = { meta: meta === null ? null : JSON.parse(meta), entries: new Map() };
-      for (const [field, value] of Object.entries(entries)) stored.entries.set(field, JSON.parse(value));
-      return stored;
+      return parseStoredGame(meta, Object.entries(entries));
     },
 
     async listGames() {
@@ -36,9 +30,8 @@ export function gameMethods(cmd: RedisConnection & BusCommands, keys: RedisKeys,
         const members = await cmd.smembers(gamesKey);
         const keys: GameKey[] = [];
         for (const m of members) {
-          const colon = m.indexOf(':');
-          const league = m.slice(0, colon);
-          if (colon > 0 && isLeague(league)) keys.push({ league, gameId: m.slice(colon + 1) });
+          const key = parseGameMember(m);
+          if (key) keys.push(key);
         }
         if (keys.length === 0) return [];
         const metas = await cmd.mget(keys.map(metaKey));
@@ -66,7 +59,7 @@ export function gameMethods(cmd: RedisConnection & BusCommands, keys: RedisKeys,
     },
 
     async expireGame(game, ttlMs) {
-      const ms = Math.max(1, Math.ceil(ttlMs));
+      const ms = ttlArg(ttlMs);
       await run('expireGame', () =>
         cmd
           .multi()
@@ -75,32 +68,6 @@ export function gameMethods(cmd: RedisConnection & BusCommands, keys: RedisKeys,
           .pexpire(lastCommitKey(game), ms)
           .exec(),
       );
-    },
-
-    async acquireLease(game, owner, ttlMs) {
-      const held = await run('acquireLease', () =>
-        cmd.courtsideAcquire(leaseKey(game), owner, Math.max(1, Math.ceil(ttlMs))),
-      );
-      return held === 2 ? 'taken' : held === 1 ? 'renewed' : false;
-    },
-
-    async releaseLease(game, owner) {
-      await run('releaseLease', () => cmd.courtsideRelease(leaseKey(game), owner));
-    },
-
-    async offerCopy(game, owner, seq, ttlMs) {
-      const reply = await run('offerCopy', () =>
-        cmd.courtsideOffer(
-          offerKey(game),
-          metaKey(game),
-          owner,
-          seq === null ? '' : String(seq),
-          Math.max(1, Math.ceil(ttlMs)),
-        ),
-      );
-      if (reply === null || reply === 'stored') return reply;
-      const bar = reply.indexOf('|');
-      return { seq: Number(reply.slice(0, bar)), owner: reply.slice(bar + 1) };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { InvalidOptionsError } from '../core/errors.js';
+import { gameMember } from './game-member.js';
 import type { GameKey } from './types.js';
 
 /**
@@ -74,6 +75,6 @@ export function redisKeys(prefix: string): RedisKeys {
     meta: (g) => gameMetaKey(prefix, g),
     entries: (g) => `${game(g)}:entries`,
     lastCommit: (g) => `${game(g)}:last-commit`,
-    member: (g) => `${g.league}:${g.gameId}`,
+    member: gameMember,
   };
 }

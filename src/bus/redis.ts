@@ -1,24 +1,19 @@
-import type { GameEvent } from '../model/events.js';
-import { BusClosedError, BusUnavailableError, InvalidOptionsError } from '../core/errors.js';
+import { InvalidOptionsError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { RepeatedErrorLog } from '../core/repeated-log.js';
-import { commitToken } from './commit-token.js';
-import { connectRedis, type RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from './redis-connection.js';
+import { connectCommands } from './redis-commands.js';
+import { redisCommit } from './redis-commit.js';
+import { copyMethods } from './redis-copies.js';
 import { prefixForTopology, redisKeys } from './redis-keys.js';
 import { gameMethods } from './redis-games.js';
-import { defineBusCommands, type BusCommands } from './redis-scripts.js';
-import { tailFrom, toEvents, type StreamEntry } from './redis-tail.js';
+import { leaseMethods } from './redis-leases.js';
+import { redisLog } from './redis-log.js';
+import { tailFrom } from './redis-tail.js';
 import { parseRedisUrl } from './redis-url.js';
-import { pause, watchConnection, watchEpoch, withReason } from './redis-watch.js';
-import {
-  checkOffset,
-  checkRetention,
-  checkRetentionMs,
-  DEFAULT_RETENTION,
-  DEFAULT_RETENTION_MS,
-  timeTrimSlackMs,
-} from './options.js';
-import { compareOffsets, type Bus, type LogBounds, type Offset } from './types.js';
+import { pause, watchEpoch } from './redis-watch.js';
+import { checkOffset, resolveRetention } from './options.js';
+import type { Bus, Offset } from './types.js';
 
 export { gameMetaKey } from './redis-keys.js';
 
@@ -37,19 +32,14 @@ export interface RedisBusOptions {
   logger?: Logger;
   /**
    * Replicas that must have every commit (Redis `WAIT`) before it counts as done; default 0. A
-   * commit they do not acknowledge within `REPLICA_WAIT_MS` fails (`BUS_UNAVAILABLE`), so the engine
-   * neither emits its events nor moves its state on, and re-commits them (same events, same ids)
-   * on its next poll: onto the promoted replica if the primary died before replicating them.
+   * commit they do not acknowledge within `REPLICA_WAIT_MS` (redis-commit.ts) fails
+   * (`BUS_UNAVAILABLE`), so the engine neither emits its events nor moves its state on, and
+   * re-commits them (same events, same ids) on its next poll: onto the promoted replica if the
+   * primary died before replicating them.
    */
   waitReplicas?: number;
 }
 
-type CommandRedis = RedisConnection & BusCommands;
-
-/** Normal commands give up after this many reconnect attempts, so callers see an error in < 1 s and back off. */
-const MAX_RETRIES_PER_REQUEST = 2;
-/** How long a commit waits for its replicas: a healthy replica acknowledges in milliseconds. */
-const REPLICA_WAIT_MS = 1_000;
 /** Shutdown must finish within the daemon's 5 s budget even if Redis does not answer QUIT. */
 const QUIT_TIMEOUT_MS = 1_000;
 /**
@@ -65,6 +55,11 @@ const QUIT_TIMEOUT_MS = 1_000;
  * (`<prefix>epoch`); on reconnecting to a dataset with another epoch it raises the trimmed-through
  * mark to that id, and such a `since` is reported as a gap (`resume_gap` + snapshot) instead of
  * being resumed silently. Run Redis with AOF where resume must be exact across restarts.
+ *
+ * The parts, one module each: the command connection (redis-commands.ts), the commit
+ * (redis-commit.ts), reading the log (redis-log.ts) and tailing it (redis-tail.ts), game state
+ * (redis-games.ts), leases (redis-leases.ts), copy offers (redis-copies.ts), the epoch watch
+ * (redis-watch.ts), all over the keys of redis-keys.ts and the scripts of redis-scripts.ts.
  */
 export function createRedisBus(options: RedisBusOptions): Bus {
   // On a Cluster the prefix must carry a hash tag (the default becomes `{courtside}:`).
@@ -72,8 +67,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
   const target = parseRedisUrl(options.url);
   const { topology } = target;
   const prefix = prefixForTopology(topology, options.prefix);
-  const retention = checkRetention(options.retention ?? DEFAULT_RETENTION);
-  const retentionMs = checkRetentionMs(options.retentionMs ?? DEFAULT_RETENTION_MS);
+  const { retention, retentionMs } = resolveRetention(options);
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const repeats = new RepeatedErrorLog(logger);
@@ -83,166 +77,40 @@ export function createRedisBus(options: RedisBusOptions): Bus {
     throw new InvalidOptionsError('waitReplicas is not supported on a Redis Cluster');
   }
   const keys = redisKeys(prefix);
-  const streamKey = keys.stream;
-  const gamesKey = keys.games;
-  const trimmedKey = keys.trimmed;
-  const { lease: leaseKey, meta: metaKey, entries: entriesKey } = keys;
-  const { lastCommit: lastCommitKey, member } = keys;
 
-  const cmd = connectRedis(target, {
-    name: 'courtside-bus',
-    maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
-  }) as CommandRedis;
-  defineBusCommands(cmd);
-  watchConnection(cmd, 'commands', logger, () => closed);
-  /** Why the command connection is down: a failed command only says that ioredis gave up retrying. */
-  let downReason: string | undefined;
-  cmd.on('error', (err: Error) => (downReason = err.message));
-  cmd.on('ready', () => (downReason = undefined));
-
-  const tails = new Set<RedisConnection>();
   let closed = false;
+  const { cmd, run } = connectCommands(target, logger, () => closed);
+  const tails = new Set<RedisConnection>();
   const epochWatch = watchEpoch(cmd, cmd.courtsideEpoch.bind(cmd), keys, logger, repeats);
   const saw = (offset: Offset | null | undefined): void => epochWatch.saw(offset);
-
-  async function run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    if (closed) throw new BusClosedError(operation);
-    try {
-      return await fn();
-    } catch (err) {
-      if (closed) throw new BusClosedError(operation);
-      throw new BusUnavailableError(operation, { cause: withReason(err, downReason) });
-    }
-  }
-
-  async function streamInfo(): Promise<Map<string, unknown> | undefined> {
-    const flat = await cmd.courtsideStreamInfo(streamKey);
-    if (!flat) return undefined;
-    const info = new Map<string, unknown>();
-    for (let i = 0; i + 1 < flat.length; i += 2) info.set(String(flat[i]), flat[i + 1]);
-    return info;
-  }
-
-  /** The newest id ever assigned (even if trimmed), or 0-0: where "from now on" starts. */
-  async function lastGeneratedId(): Promise<Offset> {
-    const info = await streamInfo();
-    const id = info?.get('last-generated-id');
-    if (typeof id !== 'string') return '0-0';
-    saw(id);
-    return id;
-  }
-
+  const log = redisLog(cmd, keys, run, saw, logger);
   const tailContext = {
     target,
-    streamKey,
+    streamKey: keys.stream,
     logger,
     repeats,
     tails,
     closed: () => closed,
     saw,
-    lastGeneratedId,
+    lastGeneratedId: log.lastGeneratedId,
   };
-
-  /** The ids of a commit's reply, after reporting a `capped:<n>` it ends with. */
-  function capReport(reply: string[]): string[] {
-    const last = reply.at(-1);
-    if (last === undefined || !last.startsWith('capped:')) return reply;
-    const cut = Number(last.slice('capped:'.length));
-    // Folded while it lasts: a cap too small for the day cuts on every commit.
-    repeats.log(
-      'warn',
-      'retention-capped',
-      { events: cut, retention, retentionHours: retentionMs / 3_600_000 },
-      'bus: the retention cap trimmed events younger than the retention window; raise COURTSIDE_RETENTION',
-    );
-    options.onCapped?.(cut);
-    return reply.slice(0, -1);
-  }
-
-  const games = gameMethods(cmd, keys, run);
+  const commitContext = { cmd, keys, run, retention, retentionMs, now, waitReplicas, repeats, saw };
 
   return {
     kind: 'redis',
     retention,
     retentionMs,
-
-    async commit(game, events, delta, owner) {
-      // Serialised first: a value JSON cannot encode fails here, before anything is sent.
-      const sets = delta.set ?? [];
-      const deletes = delta.delete ?? [];
-      const args: Array<string | number> = [
-        leaseKey(game),
-        streamKey,
-        metaKey(game),
-        entriesKey(game),
-        gamesKey,
-        trimmedKey,
-        lastCommitKey(game),
-        owner ?? '',
-        retention,
-        member(game),
-        JSON.stringify(delta.meta ?? null),
-        sets.length,
-        deletes.length,
-        commitToken(events),
-        delta.replace === true ? '1' : '',
-        Math.floor(now()) - retentionMs,
-        Math.floor(now()) - retentionMs - timeTrimSlackMs(retentionMs),
-      ];
-      for (const [field, value] of sets) args.push(field, JSON.stringify(value ?? null));
-      for (const field of deletes) args.push(field);
-      for (const event of events) args.push(JSON.stringify(event));
-      const reply = await run('commit', () => cmd.courtsideCommit(...args));
-      if (reply === null) return null;
-      const ids = capReport(reply);
-      if (waitReplicas > 0) {
-        const acked = await run('commit', () => cmd.wait(waitReplicas, REPLICA_WAIT_MS));
-        if (acked < waitReplicas) {
-          throw new BusUnavailableError('commit', {
-            cause: new Error(
-              `${acked} of ${waitReplicas} replica(s) acknowledged the commit within ${REPLICA_WAIT_MS} ms`,
-            ),
-          });
-        }
-      }
-      saw(ids.at(-1));
-      if (ids.length !== events.length) {
-        throw new BusUnavailableError('commit', { cause: new Error('id count mismatch') });
-      }
-      return events.map((event, i) => ({ ...event, offset: ids[i] }) as GameEvent);
-    },
-
-    ...games,
-    async read(after, limit) {
-      checkOffset(after, 'read');
-      if (limit <= 0) return run('read', async () => []);
-      const entries = await run(
-        'read',
-        () =>
-          cmd.xrange(streamKey, after === null ? '-' : `(${after}`, '+', 'COUNT', limit) as Promise<
-            StreamEntry[]
-          >,
-      );
-      saw(entries.at(-1)?.[0]);
-      return toEvents(entries, logger);
-    },
-
-    async bounds(): Promise<LogBounds> {
-      const [info, trimmed] = await run('bounds', () => Promise.all([streamInfo(), cmd.get(trimmedKey)]));
-      if (!info) return { first: null, last: null, trimmedThrough: trimmed };
-      // Our trims are recorded in `trimmed`; an XDEL by hand would show in max-deleted-entry-id.
-      const deleted = info.get('max-deleted-entry-id');
-      const candidates = [trimmed, typeof deleted === 'string' && deleted !== '0-0' ? deleted : null];
-      const known = candidates.filter((o): o is string => o !== null).sort(compareOffsets);
-      const last = entryId(info.get('last-entry'));
-      saw(last);
-      return { first: entryId(info.get('first-entry')), last, trimmedThrough: known.at(-1) ?? null };
-    },
+    commit: redisCommit({ ...commitContext, onCapped: options.onCapped }),
+    ...gameMethods(cmd, keys, run),
+    ...leaseMethods(cmd, keys, run),
+    ...copyMethods(cmd, keys, run),
+    read: log.read,
+    bounds: log.bounds,
 
     tail(after, signal) {
       checkOffset(after, 'tail');
       // "From now on" is fixed when tail() is called, not when iteration starts.
-      const start = after !== null ? Promise.resolve(after) : lastGeneratedId();
+      const start = after !== null ? Promise.resolve(after) : log.lastGeneratedId();
       start.catch(() => undefined);
       return tailFrom(tailContext, start, signal);
     },
@@ -264,8 +132,4 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       cmd.disconnect();
     },
   };
-}
-
-function entryId(entry: unknown): Offset | null {
-  return Array.isArray(entry) && typeof entry[0] === 'string' ? entry[0] : null;
 }

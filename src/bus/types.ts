@@ -137,9 +137,15 @@ export interface Bus {
 
 /** Compares two offsets `<ms>-<n>` numerically; negative when a < b. */
 export function compareOffsets(a: Offset, b: Offset): number {
-  const [am = 0, an = 0] = a.split('-').map(Number);
-  const [bm = 0, bn = 0] = b.split('-').map(Number);
+  const [am, an] = offsetParts(a);
+  const [bm, bn] = offsetParts(b);
   return am !== bm ? am - bm : an - bn;
+}
+
+/** An offset's two numbers, `<ms>-<n>` → [ms, n] (0 where one is missing). */
+export function offsetParts(offset: Offset): [ms: number, n: number] {
+  const [ms = 0, n = 0] = offset.split('-').map(Number);
+  return [ms, n];
 }
 
 export const OFFSET_PATTERN = /^[0-9]{1,15}-[0-9]{1,15}$/;

@@ -7,7 +7,12 @@ import { gameTopic } from '../espn/fastcast-wire.js';
 import type { DocumentRequest, FetchedDocument } from '../espn/http.js';
 import { fastcastResults, type ProbeFindings } from './doctor-findings.js';
 import type { CheckResult } from './doctor-report.js';
-import { logFrames, openFastcastSocket, type FrameLog, type SocketAttempt } from './doctor-socket.js';
+import {
+  logFastcastFrames,
+  openFastcastSocket,
+  type FastcastFrameLog,
+  type SocketAttempt,
+} from './doctor-socket.js';
 import { watchTopic, type TopicWatch } from './doctor-topic.js';
 
 /**
@@ -49,7 +54,7 @@ export async function probeFastcast(options: FastcastProbeOptions): Promise<Chec
     }
     if (!attempt.ok) return fastcastResults(findings);
     ws = attempt.ws;
-    const log = logFrames(ws, now);
+    const log = logFastcastFrames(ws, now);
     findings.log = log;
     const started = now();
     ws.send(JSON.stringify({ op: 'C' }));
@@ -71,7 +76,7 @@ export async function probeFastcast(options: FastcastProbeOptions): Promise<Chec
 async function subscribe(
   options: FastcastProbeOptions,
   ws: WebSocket,
-  log: FrameLog,
+  log: FastcastFrameLog,
   sid: string,
   findings: ProbeFindings,
   now: () => number,

@@ -2,7 +2,7 @@ import type { FastcastFrame } from '../espn/fastcast-wire.js';
 import type { League } from '../core/leagues.js';
 import type { ResyncReason } from '../espn/fastcast-topic.js';
 import { result, type CheckResult } from './doctor-report.js';
-import type { FrameLog, SocketAttempt } from './doctor-socket.js';
+import type { FastcastFrameLog, SocketAttempt } from './doctor-socket.js';
 import type { TopicWatch } from './doctor-topic.js';
 
 /**
@@ -17,7 +17,7 @@ export interface ProbeFindings {
   first?: SocketAttempt;
   /** The second upgrade, with the token percent-encoded whole, when the first was refused. */
   encoded?: SocketAttempt;
-  log?: FrameLog;
+  log?: FastcastFrameLog;
   connect?: Step | undefined;
   game?: { readonly league: League; readonly id: string };
   subscribe?: Step | undefined;
@@ -304,7 +304,7 @@ function frames(f: ProbeFindings): CheckResult {
  * (a catch-up frame that does not decode or apply, a gap): push cannot feed this game, whatever
  * the checkpoint check said.
  */
-function noDocument(f: ProbeFindings, w: TopicWatch, log: FrameLog, bytes: number): CheckResult {
+function noDocument(f: ProbeFindings, w: TopicWatch, log: FastcastFrameLog, bytes: number): CheckResult {
   const issues = frameIssues(f, w, log);
   const why = issues.length > 0 ? issues.join('; ') : `nothing came of it within ${f.stepMs} ms`;
   return result(
@@ -322,7 +322,7 @@ function noDocument(f: ProbeFindings, w: TopicWatch, log: FrameLog, bytes: numbe
 }
 
 /** What went wrong with the topic's frames, one phrase each. */
-function frameIssues(f: ProbeFindings, w: TopicWatch, log: FrameLog): string[] {
+function frameIssues(f: ProbeFindings, w: TopicWatch, log: FastcastFrameLog): string[] {
   const issues: string[] = [];
   if (log.lists > 0) issues.push(`${log.lists} message(s) held several frames (a JSON list)`);
   const unknown = [...new Set(log.received.map((r) => r.frame.op).filter((op) => !KNOWN_OPS.has(op)))];

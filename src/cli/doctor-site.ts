@@ -1,4 +1,4 @@
-import type { CourtsideClient } from '../client/client.js';
+import type { EspnClient } from '../espn-client/client.js';
 import { CourtsideError } from '../core/errors.js';
 import type { League } from '../core/leagues.js';
 import { result, type CheckResult } from './doctor-report.js';
@@ -22,7 +22,7 @@ export interface SiteCheck {
  * (`UPSTREAM_BLOCKED`), told apart from ESPN's own errors by the HTTP layer.
  */
 export async function checkSiteApi(
-  client: CourtsideClient,
+  client: EspnClient,
   leagues: readonly League[],
   now: () => number = Date.now,
 ): Promise<SiteCheck> {

@@ -135,7 +135,7 @@ export interface Received {
 }
 
 /** Every message of the socket, kept; `wait` resolves on a frame that matches (or undefined at the deadline). */
-export interface FrameLog {
+export interface FastcastFrameLog {
   readonly received: readonly Received[];
   /** Messages that held several frames. */
   readonly lists: number;
@@ -149,7 +149,7 @@ export interface FrameLog {
   wait(test: (f: FastcastFrame) => boolean, ms: number): Promise<Received | undefined>;
 }
 
-export function logFrames(ws: WebSocket, now: () => number): FrameLog {
+export function logFastcastFrames(ws: WebSocket, now: () => number): FastcastFrameLog {
   const received: Received[] = [];
   const listeners: Array<(r: Received) => void> = [];
   let lists = 0;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createClient } from '../client/client.js';
+import { createEspnClient } from '../espn-client/client.js';
 import { InvalidOptionsError } from '../core/errors.js';
 import type { League } from '../core/leagues.js';
 import { silentLogger } from '../core/log.js';
@@ -93,7 +93,7 @@ export async function runDoctor(
     fail('doctor', error, { logLevel: flags.logLevel ?? env.LOG_LEVEL });
     return undefined;
   }
-  const client = createClient({
+  const client = createEspnClient({
     upstream: config.upstream,
     ...(config.userAgent !== undefined ? { userAgent: config.userAgent } : {}),
     forceUserAgent: config.forceUserAgent,

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { createClient, type CallNotice, type CourtsideClient } from '../client/client.js';
+import { createEspnClient, type CallNotice, type EspnClient } from '../espn-client/client.js';
 import { getOperation, OPERATION_NAMES, type OperationSpec } from '../espn/operations.js';
 import { PARAM_RULES, type ParamName } from '../espn/params.js';
 import { CourtsideError, InvalidConfigError, InvalidOptionsError } from '../core/errors.js';
@@ -103,7 +103,7 @@ async function runOp(operationName: string | undefined, flags: OpFlags): Promise
     await write(undefined, `${OPERATION_NAMES.join('\n')}\n`);
     return EXIT_OK;
   }
-  let client: CourtsideClient | undefined;
+  let client: EspnClient | undefined;
   try {
     if (!operationName) throw new UsageError('missing <operation>; `courtside op --list` prints them');
     const operation = getOperation(operationName);
@@ -117,7 +117,7 @@ async function runOp(operationName: string | undefined, flags: OpFlags): Promise
       if (typeof value === 'string') params[name] = value;
     }
     client = withFlagNames(() =>
-      createClient({
+      createEspnClient({
         ...(flags.upstream !== undefined ? { upstream: flags.upstream } : {}),
         ...(flags.timeout !== undefined ? { timeoutMs: integer('--timeout', flags.timeout) } : {}),
         ...(flags.retries !== undefined ? { retries: integer('--retries', flags.retries) } : {}),
@@ -164,7 +164,7 @@ function withFlagNames<T>(make: () => T): T {
 }
 
 async function render(
-  client: CourtsideClient,
+  client: EspnClient,
   operation: OperationSpec,
   params: Record<string, string>,
   flags: OpFlags,

@@ -25,7 +25,7 @@ export function createProgress(total: number, stream: NodeJS.WriteStream = proce
       const before = count;
       count = Math.min(count + 1, total);
       const now = Date.now();
-      // The frame that reaches the total is always drawn; ticks past it change nothing.
+      // The line that reaches the total is always drawn; ticks past it change nothing.
       if (now - last >= REDRAW_MS || (count === total && before < total)) {
         last = now;
         draw(label);

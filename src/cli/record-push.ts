@@ -1,5 +1,5 @@
 import { isFinal, readSummaryHeader } from '../../streams/summary-header.js';
-import { createClient, DEFAULT_UPSTREAM, type CourtsideClient } from '../client/client.js';
+import { createEspnClient, DEFAULT_UPSTREAM, type EspnClient } from '../espn-client/client.js';
 import { CourtsideError, InvalidOptionsError } from '../core/errors.js';
 import type { League } from '../core/leagues.js';
 import { createLogger, type Logger } from '../core/log.js';
@@ -51,7 +51,7 @@ export interface RecordPushResult {
 
 export async function recordPush(options: RecordPushOptions): Promise<RecordPushResult> {
   const { logger } = options;
-  const client = createClient({ ...(options.upstream ? { upstream: options.upstream } : {}), logger });
+  const client = createEspnClient({ ...(options.upstream ? { upstream: options.upstream } : {}), logger });
   let writer: CaptureWriter | undefined;
   let fastcast: ReturnType<typeof createFastcastClient> | undefined;
   try {
@@ -140,7 +140,7 @@ function gameOver(doc: unknown): boolean {
  * summary answers is the game's.
  */
 async function findGame(
-  client: CourtsideClient,
+  client: EspnClient,
   gameId: string,
   leagues: readonly League[],
   logger: Logger,

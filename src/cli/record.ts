@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { createClient } from '../client/client.js';
+import { createEspnClient } from '../espn-client/client.js';
 import { InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, isLeague, type League } from '../core/leagues.js';
 import { OPERATIONS, type OperationSpec } from '../espn/operations.js';
@@ -202,7 +202,7 @@ Examples:
       if (!Number.isInteger(games) || games < 0 || games > 100) {
         throw new InvalidOptionsError('--games: expected an integer from 0 to 100');
       }
-      const client = createClient(opts.upstream ? { upstream: opts.upstream } : {});
+      const client = createEspnClient(opts.upstream ? { upstream: opts.upstream } : {});
       let progress = createProgress(0);
       try {
         const result = await recordAll({

@@ -9,7 +9,7 @@ import {
 } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { upstreamCacheBytes, upstreamCacheHits, upstreamRequests } from '../core/metrics.js';
-import { parseRetryAfter } from './backoff.js';
+import { parseRetryAfter } from './retry-after.js';
 import { header, isJson, readBody, readErrorBody } from './http-body.js';
 import type { LaneState } from './http-lanes.js';
 import type { Lane } from './lane.js';

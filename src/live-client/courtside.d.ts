@@ -116,7 +116,7 @@ export type GapMessage = { type: 'gap' } & Gap;
 /** What `messages()` yields: `type` tells them apart and narrows an event's `data`. */
 export type SubscriptionMessage = GameEvent | SnapshotMessage | GapMessage;
 
-export class CourtsideClientError extends Error {
+export class LiveClientError extends Error {
   /**
    * `unauthorized`, `forbidden`, `retries_exhausted`, `no_websocket`, `invalid_url`, `closed`, or
    * the daemon's code when it refused a subscription (`unknown_league`, `invalid_message`, ...).
@@ -131,15 +131,15 @@ export type SubscriptionEvents = {
   gap: [gap: Gap];
   state: [change: StateChange];
   /** The daemon refused the subscription, or the client closed on an error; `end` follows. */
-  error: [error: CourtsideClientError];
+  error: [error: LiveClientError];
   end: [];
 };
 
-export type ClientEvents = {
+export type LiveClientEvents = {
   state: [change: StateChange];
   welcome: [welcome: Welcome];
   /** A fatal error (the client is closed), or an error frame about no subscription. */
-  error: [error: CourtsideClientError];
+  error: [error: LiveClientError];
 };
 
 declare class Emitter<Events extends { [K in keyof Events]: unknown[] }> {
@@ -165,7 +165,7 @@ export class Subscription extends Emitter<SubscriptionEvents> implements AsyncIt
   unsubscribe(): void;
 }
 
-export class Client extends Emitter<ClientEvents> {
+export class LiveClient extends Emitter<LiveClientEvents> {
   /** The stream URL (`ws(s)://host/v1/stream`). */
   readonly url: URL;
   readonly state: ConnectionState;
@@ -178,7 +178,7 @@ export class Client extends Emitter<ClientEvents> {
 }
 
 /** Opens a client: `connect('http://127.0.0.1:8080')`, or `connect('/')` in a page of the daemon. */
-export function connect(url: string | URL, options?: ConnectOptions): Client;
+export function connect(url: string | URL, options?: ConnectOptions): LiveClient;
 
 /** `ws(s)://host/v1/stream` from a daemon URL, a stream URL, or a path relative to the page. */
 export function streamUrl(url: string | URL): URL;
@@ -226,3 +226,16 @@ export function gameState(options?: ReduceOptions): GameStore;
 
 /** A game without its `plays`: the shape of `GET /v1/games/<league>/<id>`. */
 export function toSnapshot(game: LiveGame): GameSnapshot;
+
+// Earlier names, kept for existing users: `Client` alone was ambiguous beside the ESPN client
+// of the main entry.
+/** @deprecated use LiveClient */
+export const Client: typeof LiveClient;
+/** @deprecated use LiveClient */
+export type Client = LiveClient;
+/** @deprecated use LiveClientError */
+export const CourtsideClientError: typeof LiveClientError;
+/** @deprecated use LiveClientError */
+export type CourtsideClientError = LiveClientError;
+/** @deprecated use LiveClientEvents */
+export type ClientEvents = LiveClientEvents;

@@ -5,19 +5,14 @@
 // Plain ES module with no dependency but a WebSocket implementation, so the daemon serves it
 // as-is to pages (/client/courtside.js) and Node imports it as `courtside/client`.
 import { Emitter } from './emitter.js';
-import {
-  backoffMs,
-  checkSubscribe,
-  CourtsideClientError,
-  positive,
-  retryOptions,
-  streamUrl,
-} from './options.js';
+import { backoffMs, checkSubscribe, LiveClientError, positive, retryOptions, streamUrl } from './options.js';
 import { closeReason, findWebSocket, openSocket, probeStatus } from './socket.js';
 import { Subscription } from './subscription.js';
 
 export { gameState, reduceGame, toSnapshot, RECENT_PLAYS } from './game-state.js';
-export { backoffMs, CourtsideClientError, streamUrl } from './options.js';
+export { backoffMs, LiveClientError, streamUrl } from './options.js';
+/** @deprecated use LiveClientError */
+export { LiveClientError as CourtsideClientError } from './options.js';
 export { Subscription } from './subscription.js';
 
 /**
@@ -44,7 +39,7 @@ const RESUMABLE_CODES = new Set(['resume_gap', 'internal_error', 'slow_consumer'
  * A connection to a daemon's stream, kept up until `close()`.
  * @extends {Emitter<{ state: [StateChange], welcome: [Obj], error: [Error] }>}
  */
-export class Client extends Emitter {
+export class LiveClient extends Emitter {
   /** @type {ConnectionState} */
   #state = 'connecting';
   /** @type {any} */
@@ -113,7 +108,7 @@ export class Client extends Emitter {
    * @param {SubscribeOptions} [options]
    */
   subscribe(options = {}) {
-    if (this.#state === 'closed') throw new CourtsideClientError('closed', 'subscribe: the client is closed');
+    if (this.#state === 'closed') throw new LiveClientError('closed', 'subscribe: the client is closed');
     const fields = checkSubscribe(options);
     const id = options.id ?? `sub-${this.#nextId++}`;
     if (this.#subs.has(id)) throw new TypeError(`subscribe: id "${id}" is already in use on this client`);
@@ -271,7 +266,7 @@ export class Client extends Emitter {
         status === 401
           ? `the daemon at ${this.url.origin} refused the connection (401): ${this.token ? 'the token is not one of its tokens' : 'it needs a token: connect(url, { token })'}`
           : `the daemon at ${this.url.origin} refused the connection (403): this origin is not in its COURTSIDE_ORIGINS`;
-      this.#fail(new CourtsideClientError(code, text));
+      this.#fail(new LiveClientError(code, text));
       return;
     }
     this.#lost(ws, { reason: `cannot connect: ${why}`, closeCode, ...(error ? { error } : {}) });
@@ -298,7 +293,7 @@ export class Client extends Emitter {
     this.#attempt += 1;
     if (this.#attempt > this.retry.attempts) {
       this.#fail(
-        new CourtsideClientError(
+        new LiveClientError(
           'retries_exhausted',
           `gave up after ${this.retry.attempts} retries: ${detail.reason}`,
         ),
@@ -429,7 +424,7 @@ export class Client extends Emitter {
       return;
     }
     if (!sub) {
-      this.emit('error', new CourtsideClientError(code, message));
+      this.emit('error', new LiveClientError(code, message));
       return;
     }
     if (code === 'resume_gap') {
@@ -455,7 +450,7 @@ export class Client extends Emitter {
     if (!RESUMABLE_CODES.has(code)) {
       // The daemon refused what the subscription asks for: asking again gets the same answer.
       this.#subs.delete(sub.id);
-      sub._end(new CourtsideClientError(code, `subscription "${sub.id}" refused: ${message}`));
+      sub._end(new LiveClientError(code, `subscription "${sub.id}" refused: ${message}`));
     }
   }
 }
@@ -464,8 +459,11 @@ export class Client extends Emitter {
  * Opens a client to a daemon: `connect('http://127.0.0.1:8080')`, or in a page served by the
  * daemon, `connect('/')`. It connects at once and keeps the connection up until `close()`.
  * @param {string | URL} url
- * @param {ConstructorParameters<typeof Client>[1]} [options]
+ * @param {ConstructorParameters<typeof LiveClient>[1]} [options]
  */
 export function connect(url, options) {
-  return new Client(url, options);
+  return new LiveClient(url, options);
 }
+
+/** @deprecated use LiveClient */
+export const Client = LiveClient;

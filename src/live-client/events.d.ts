@@ -1,9 +1,16 @@
-// The event model as the client library ships it: a copy of src/model/events.ts (and the League
-// of src/core/leagues.ts) that needs nothing else from courtside. test/live-client/types.test.ts
-// fails when the two drift apart.
+// Generated from src/model/events.ts by `npm run gen:events-dts`: do not edit, change the
+// model and run it again. The types the model imports are inlined, so that the client library
+// needs nothing else from courtside. test/live-client/typecheck/drift.ts checks them against the model.
 
+/** The model's `League` (src/core/leagues.ts). */
 export type League = 'mens' | 'womens' | 'mens-college' | 'womens-college';
 
+/**
+ * The event model. Every event shares one envelope; `type` discriminates `data`.
+ * `id` is deterministic from the content (an updated play's id carries a version hash), so a
+ * duplicate caused by a restart or fail-over is recognisable downstream. `seq` increases per game.
+ * `offset` is the position in the event log, assigned when the event is appended.
+ */
 export type EventType =
   | 'game.started'
   | 'game.ended'
@@ -44,16 +51,19 @@ export interface PlayRow {
 export interface TeamRef {
   id: string;
   abbreviation: string;
-  /** Poll rank (1-25) when ranked, null when unranked; absent from older daemons. */
+  /**
+   * The team's poll rank (1-25) when ranked, null when unranked. Set by the engine on every event
+   * and snapshot; absent only in events stored by versions before it.
+   */
   rank?: number | null;
-  /** The team's conference (college), null when the upstream names none. */
+  /** The team's conference (college), null when the upstream names none (the pro leagues). */
   conference?: Conference | null;
 }
 
 /** A college conference, by ESPN's group id (`2` ACC, `8` Big 12, `23` SEC…). */
 export interface Conference {
   id: string;
-  /** The conference's name, when the payload gives it. */
+  /** The conference's name, when the payload gives it (a conference game's header does). */
   name: string | null;
 }
 
@@ -90,9 +100,12 @@ export interface GameStatusData {
 
 export interface PeriodData {
   period: number;
-  /** The period's name in the game's league: `1st Quarter`, `2nd Half`, `OT`, `2OT`; absent from older daemons. */
+  /**
+   * The period's name for the game's league: `1st Quarter`, `2nd Half`, `OT`, `2OT`. Absent only in
+   * events stored by versions before it.
+   */
   label?: string;
-  /** True for an overtime period; absent from older daemons. */
+  /** True for an overtime period. Absent only in events stored by versions before it. */
   overtime?: boolean;
 }
 
@@ -101,13 +114,19 @@ export interface ScoreChangedData {
   previous: Score;
   period: number | null;
   clock: string | null;
-  /** Present (true) when a side's score went down: the upstream corrected a scoring play. */
+  /**
+   * Present (true) when a side's score went down: the upstream corrected a scoring play (a three
+   * ruled a two, a basket waived off), so this is not a moment of the game.
+   */
   correction?: true;
 }
 
 export interface PlayAddedData {
   play: PlayRow;
-  /** Id of the play just before this one in the upstream's list (null: first). */
+  /**
+   * Id of the play just before this one in the upstream's list (null: first). Plays are not
+   * sorted by sequence number upstream; inserting after `after` rebuilds the upstream's order.
+   */
   after?: string | null;
   /** Position in the upstream's list when the event was produced (0-based); a fallback for `after`. */
   index?: number;
@@ -139,39 +158,58 @@ export interface WinprobChangedData {
 
 /** One player's fouls, for foul-trouble graphics. */
 export interface PlayerFouls {
-  /** Personal fouls, as the box score's PF counts them (in college, technicals too). */
+  /**
+   * Personal fouls, as the box score's PF counts them: every foul but technicals in the NBA and
+   * WNBA; in college technicals too (they count toward the five that disqualify).
+   */
   fouls: number;
-  /** Unsportsmanlike technical fouls charged to the player. */
+  /** Unsportsmanlike technical fouls charged to the player (two eject, in both leagues). */
   technicals: number;
-  /** Six personal fouls (five in college), two technicals, two flagrant 1s or a flagrant 2: out of the game. */
+  /**
+   * Six personal fouls (five in college: fouled out), two technicals, two flagrant fouls type 1
+   * (NBA, WNBA) or one flagrant foul type 2 (ejected): the player is out of the game.
+   */
   disqualified: boolean;
+  /** From the summary's box score when it lists the player, else null. */
   name: string | null;
   jersey: string | null;
 }
 
-/** What a team shoots on a common foul in the bonus. */
+/** What a team shoots on a common foul in the bonus: a one-and-one, or two free throws. */
 export type FreeThrows = 'one_and_one' | 'two';
 
 /** One team's part of the game situation. */
 export interface TeamSituation {
+  /** ESPN team id (the same as the game's `teams.home.id` or `teams.away.id`). */
   teamId: string;
-  /** Team fouls charged to this team in the situation's period. */
+  /** Team fouls charged to this team in the situation's period, by the league's rule. */
   fouls: number;
-  /** True when this team shoots free throws on the other team's next common foul. */
+  /**
+   * True when THIS team shoots free throws on the other team's next common foul: the other team
+   * has used up the fouls it may commit without penalty this period. The scorebug's bonus marker
+   * goes next to this team.
+   */
   bonus: boolean;
   /**
-   * What this team shoots on the other team's next common foul: null, a one-and-one (men's
-   * college, 7th to 9th team foul of the half) or two free throws; absent from older daemons.
+   * What THIS team shoots on the other team's next common foul: null (no free throws: the other
+   * team is within its fouls), `one_and_one` (men's college, from the other team's 7th team foul
+   * of the half) or `two` (the penalty in the NBA, the WNBA and women's college; men's college
+   * from the 10th). `bonus` is `freeThrows !== null`. Absent only in situations stored before it.
    */
   freeThrows?: FreeThrows | null;
   timeouts: {
+    /** Charged team timeouts taken in the game so far, overtime included. */
     taken: number;
-    /** Null only in situations stored by versions that gave a WNBA overtime no number. */
+    /**
+     * Team timeouts the team may still call now, by the league's rule. Null only in situations
+     * stored by versions that gave a WNBA overtime no number.
+     */
     remaining: number | null;
     /**
-     * The WNBA's reset timeout; null in the NBA. `remaining`: left in the current window (the last
-     * two minutes of the 4th or of an overtime), or the one to come before it; `available`: it may
-     * be called now.
+     * The WNBA's reset timeout (one in the last two minutes of the 4th and one in those of each
+     * overtime, never carried); null in the NBA. `taken`: in the game so far. `remaining`: what is
+     * left of the current window's one, or, before a window opens, the one the team will have in it
+     * (1). `available`: true only inside the window while one is left, when it may be called.
      */
     reset: { taken: number; remaining: number; available: boolean } | null;
   };
@@ -179,9 +217,15 @@ export interface TeamSituation {
   players: Record<string, PlayerFouls>;
 }
 
-/** Team fouls, the bonus, timeouts and fouls per player. */
+/**
+ * Team fouls, the bonus, timeouts and fouls per player, recomputed from the whole play list on
+ * every poll (docs/events.md, "Game situation").
+ */
 export interface GameSituation {
-  /** `nba`, `wnba`, `ncaam` (men's college) or `ncaaw` (women's college). */
+  /**
+   * The rules applied: `nba` for league `mens`, `wnba` for `womens`, `ncaam` for `mens-college`,
+   * `ncaaw` for `womens-college`.
+   */
   rules: 'nba' | 'wnba' | 'ncaam' | 'ncaaw';
   /** The period the team fouls count for; null before the game has one. */
   period: number | null;
@@ -192,9 +236,9 @@ export interface GameSituation {
 export interface SituationChangedData {
   /** The whole new situation: a consumer replaces what it held. */
   situation: GameSituation;
-  /** The situation before (null: none was computed before). */
+  /** The situation before (null: none was computed before), as `score.changed` carries the score before. */
   previous: GameSituation | null;
-  /** What changed: `period`, `home.fouls`, `away.bonus`, `home.timeouts`, `away.players`... */
+  /** What changed: `period`, `home.fouls`, `away.bonus`, `home.timeouts`, `away.players`… */
   changed: string[];
 }
 
@@ -214,7 +258,7 @@ export interface EventDataMap {
 
 export interface EventEnvelope<T extends EventType = EventType> {
   id: string;
-  /** Position in the event log. */
+  /** Position in the event log; absent until appended. */
   offset?: string;
   type: T;
   league: League;
@@ -223,11 +267,12 @@ export interface EventEnvelope<T extends EventType = EventType> {
   seq: number;
   /** When the engine observed the change, ISO 8601 UTC. */
   at: string;
+  /** The game's two teams, so consumers can filter by team without a lookup. */
   teams: { home: TeamRef; away: TeamRef };
   data: EventDataMap[T];
 }
 
-/** The discriminated union of all events: `event.type` narrows `event.data`. */
+/** The discriminated union of all events. */
 export type GameEvent = { [T in EventType]: EventEnvelope<T> }[EventType];
 
 /** A team as the scorebug shows it. */
@@ -239,7 +284,11 @@ export interface SnapshotTeam extends TeamRef {
   logo: string | null;
 }
 
-/** The current state of one game: a `snapshot` frame, and `GET /v1/games/<league>/<id>`. */
+/**
+ * The current state of one game: what a `snapshot` frame, `GET /v1/games/<league>/<id>` and the
+ * overlay show. Built by the engine and stored with the game's state on the bus, so every
+ * instance serves the same snapshot whichever instance polls the game.
+ */
 export interface GameSnapshot {
   league: League;
   gameId: string;
@@ -250,18 +299,25 @@ export interface GameSnapshot {
   teams: { home: SnapshotTeam; away: SnapshotTeam };
   score: Score;
   period: number | null;
-  /** The period's name (`1st Half`, `OT`); null before the game has a period; absent from older daemons. */
+  /**
+   * The period's name (`1st Half`, `3rd Quarter`, `OT`, `2OT`), null before the game has a period.
+   * Absent only in snapshots stored by versions before it.
+   */
   periodLabel?: string | null;
-  /** True while the game is in (or ended in) overtime; absent from older daemons. */
+  /** True while the game is in (or ended in) overtime. Absent only in snapshots stored before it. */
   overtime?: boolean;
   clock: string | null;
   /** Scheduled start, ISO 8601. */
   date: string | null;
+  /** The scoreboard table's row for this game, when the scoreboard has been seen. */
   scoreboard: Record<string, unknown> | null;
   /** The newest plays, oldest first (at most 20). */
   recentPlays: PlayRow[];
   winProbability: { playId: string; homeWinPercentage: number; tiePercentage: number | null } | null;
-  /** Fouls, bonus and timeouts; null before the engine knows the teams; absent from older daemons. */
+  /**
+   * Fouls, bonus and timeouts (see `GameSituation`); null before the engine knows the teams.
+   * Absent only in snapshots stored by versions before it.
+   */
   situation?: GameSituation | null;
   updatedAt: string;
 }

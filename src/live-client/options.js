@@ -23,7 +23,7 @@ const FILTERS = /** @type {const} */ (['leagues', 'games', 'teams', 'conferences
 const OTHER_OPTIONS = ['ranked', 'id', 'snapshot', 'delay', 'since'];
 
 /** An error of the client library; match on `code`. */
-export class CourtsideClientError extends Error {
+export class LiveClientError extends Error {
   /**
    * @param {string} code
    * @param {string} message
@@ -31,7 +31,7 @@ export class CourtsideClientError extends Error {
    */
   constructor(code, message, options) {
     super(message, options);
-    this.name = 'CourtsideClientError';
+    this.name = 'LiveClientError';
     this.code = code;
   }
 }

@@ -3,7 +3,7 @@
 // where that implementation can carry it, asking the daemon over plain HTTP why it refused an
 // upgrade, and putting a close code into words. The reconnect and heartbeat logic that decides
 // what to do with these stays in courtside.js.
-import { CourtsideClientError } from './options.js';
+import { LiveClientError } from './options.js';
 
 /**
  * @typedef {Record<string, any>} Obj
@@ -24,7 +24,7 @@ export async function findWebSocket(given) {
     const mod = await import(name);
     return mod.WebSocket ?? mod.default;
   } catch (err) {
-    throw new CourtsideClientError(
+    throw new LiveClientError(
       'no_websocket',
       'no WebSocket implementation: this runtime has no global WebSocket (Node before 22); install the "ws" package or pass { WebSocket }',
       { cause: err },
@@ -39,7 +39,7 @@ export async function findWebSocket(given) {
  * @param {URL} streamUrl
  * @param {string | undefined} token
  * @returns {any} the socket
- * @throws {CourtsideClientError} `invalid_url` when the implementation refuses the URL
+ * @throws {LiveClientError} `invalid_url` when the implementation refuses the URL
  */
 export function openSocket(Impl, streamUrl, token) {
   const url = new URL(streamUrl);
@@ -50,13 +50,9 @@ export function openSocket(Impl, streamUrl, token) {
       ? new Impl(url, { headers: { authorization: `Bearer ${token}` } })
       : new Impl(url);
   } catch (err) {
-    throw new CourtsideClientError(
-      'invalid_url',
-      `cannot open ${url.origin}${url.pathname}: ${String(err)}`,
-      {
-        cause: err,
-      },
-    );
+    throw new LiveClientError('invalid_url', `cannot open ${url.origin}${url.pathname}: ${String(err)}`, {
+      cause: err,
+    });
   }
 }
 

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { VERSION } from '../core/version.js';
 import {
-  CLIENT_ERROR_CODES,
-  CLIENT_OPS as CLIENT_MESSAGES,
-  clientMessageSchemas,
+  VIEWER_ERROR_CODES,
+  VIEWER_OPS as VIEWER_MESSAGES,
+  viewerMessageSchemas,
   DEFAULT_LIMITS,
   MAX_DELAY_SECONDS,
-} from './client-protocol.js';
+} from './viewer-protocol.js';
 import { SERVER_FRAME_TYPES, type ServerFrameType } from './delivery/frames.js';
 import { schemaRef, streamSchemas, type Json } from './stream-schemas.js';
 
 /**
  * The AsyncAPI 3 document of `/v1/stream` (WebSocket) and `/v1/stream/sse`, described from the
- * server's side: it receives the client messages and sends the frames. The client messages are
+ * server's side: it receives the viewer messages and sends the frames. The viewer messages are
  * the zod schemas the gateway validates with, converted to JSON Schema; the frames are keyed by
  * `ServerFrame`'s types and the events by `EventType`, so the compiler refuses a frame or an event
  * type the document does not describe. docs/protocol.md explains the behaviour behind each.
@@ -27,7 +27,7 @@ const channelMsgRef = (channel: string, name: string): Json => ({
   $ref: `#/channels/${channel}/messages/${name}`,
 });
 
-type ClientOp = (typeof CLIENT_MESSAGES)[number];
+type ViewerOp = (typeof VIEWER_MESSAGES)[number];
 
 const frameName = (type: ServerFrameType): string => `${type}Frame`;
 
@@ -145,8 +145,8 @@ const FRAME_SUMMARIES: { [T in ServerFrameType]: string } = {
   pong: 'The answer to ping',
 };
 
-/** What each client message is answered with. */
-const REPLIES: Record<ClientOp, readonly ServerFrameType[]> = {
+/** What each viewer message is answered with. */
+const REPLIES: Record<ViewerOp, readonly ServerFrameType[]> = {
   subscribe: ['subscribed', 'error'],
   unsubscribe: ['unsubscribed', 'error'],
   ping: ['pong'],
@@ -180,17 +180,17 @@ function sseQuery(subscribe: Json): Json {
 const SSE_ERROR_CODES = ['resume_gap', 'slow_consumer', 'internal_error'] as const;
 
 export function buildAsyncApi(options: AsyncApiOptions = {}): Json {
-  const zodSchemas = clientMessageSchemas(DEFAULT_LIMITS);
-  const clientSchemas: Record<ClientOp, Json> = {
+  const zodSchemas = viewerMessageSchemas(DEFAULT_LIMITS);
+  const viewerSchemas: Record<ViewerOp, Json> = {
     subscribe: described(fromZod(zodSchemas.subscribe)),
     unsubscribe: described(fromZod(zodSchemas.unsubscribe)),
     ping: described(fromZod(zodSchemas.ping)),
   };
 
-  const messages = messagesOf(clientSchemas);
+  const messages = messagesOf(viewerSchemas);
 
   const wsMessages = Object.fromEntries(
-    [...CLIENT_MESSAGES.map((op) => `${op}Message`), ...SERVER_FRAME_TYPES.map(frameName)].map((name) => [
+    [...VIEWER_MESSAGES.map((op) => `${op}Message`), ...SERVER_FRAME_TYPES.map(frameName)].map((name) => [
       name,
       msgRef(name),
     ]),
@@ -199,7 +199,7 @@ export function buildAsyncApi(options: AsyncApiOptions = {}): Json {
     ['sseEvent', 'sseSnapshot', 'sseError'].map((name) => [name, msgRef(name)]),
   );
 
-  const operations = operationsOf(clientSchemas);
+  const operations = operationsOf(viewerSchemas);
 
   const security = options.auth
     ? [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/token' }]
@@ -256,7 +256,7 @@ export function buildAsyncApi(options: AsyncApiOptions = {}): Json {
         ...streamSchemas(),
         ErrorCode: {
           type: 'string',
-          enum: [...CLIENT_ERROR_CODES],
+          enum: [...VIEWER_ERROR_CODES],
           description: 'docs/protocol.md, "Errors"',
         },
       },
@@ -278,14 +278,14 @@ export function buildAsyncApi(options: AsyncApiOptions = {}): Json {
   };
 }
 
-/** Every message: the client's, the WebSocket frames and the SSE messages. */
-function messagesOf(clientSchemas: Record<ClientOp, Json>): Record<string, Json> {
+/** Every message: the viewer's, the WebSocket frames and the SSE messages. */
+function messagesOf(viewerSchemas: Record<ViewerOp, Json>): Record<string, Json> {
   const messages: Record<string, Json> = {};
-  for (const op of CLIENT_MESSAGES) {
+  for (const op of VIEWER_MESSAGES) {
     messages[`${op}Message`] = {
       name: op,
       title: `${op} (client → server)`,
-      payload: clientSchemas[op],
+      payload: viewerSchemas[op],
     };
   }
   for (const type of SERVER_FRAME_TYPES) {
@@ -325,10 +325,10 @@ function messagesOf(clientSchemas: Record<ClientOp, Json>): Record<string, Json>
   return messages;
 }
 
-/** What the daemon receives and sends, and what it replies to each client message. */
-function operationsOf(clientSchemas: Record<ClientOp, Json>): Record<string, Json> {
+/** What the daemon receives and sends, and what it replies to each viewer message. */
+function operationsOf(viewerSchemas: Record<ViewerOp, Json>): Record<string, Json> {
   const operations: Record<string, Json> = {};
-  for (const op of CLIENT_MESSAGES) {
+  for (const op of VIEWER_MESSAGES) {
     operations[`receive${capital(op)}`] = {
       action: 'receive',
       channel: { $ref: '#/channels/stream' },
@@ -353,7 +353,7 @@ function operationsOf(clientSchemas: Record<ClientOp, Json>): Record<string, Jso
     channel: { $ref: '#/channels/streamSse' },
     summary: 'The event stream of one subscription given by the query',
     messages: ['sseSnapshot', 'sseEvent', 'sseError'].map((name) => channelMsgRef('streamSse', name)),
-    bindings: { http: { method: 'GET', query: sseQuery(clientSchemas.subscribe) } },
+    bindings: { http: { method: 'GET', query: sseQuery(viewerSchemas.subscribe) } },
   };
   return operations;
 }

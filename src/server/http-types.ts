@@ -13,7 +13,7 @@ export type RouteHandler = (
 /**
  * Every code an HTTP error may carry, with the one status it goes with (docs/errors.md, "HTTP
  * errors"). Codes are spelled in upper case, like `CourtsideError` codes; the lower-case ones
- * belong to the stream protocol and stay as docs/protocol.md spells them, because stream clients
+ * belong to the stream protocol and stay as docs/protocol.md spells them, because stream viewers
  * match on them: the access checks every request passes (`unauthorized`, `forbidden_origin`,
  * `too_many_connections`) and the subscribe errors an SSE query can get.
  */

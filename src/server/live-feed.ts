@@ -7,9 +7,9 @@ import type { DirtySet, Subscription } from './delivery/subscription.js';
 import { createSubscriptionIndex, type SubscriptionIndex } from './subscription-index.js';
 
 /**
- * The process's one reader of the log's live tail, shared by every WebSocket and SSE client.
+ * The process's one reader of the log's live tail, shared by every WebSocket and SSE viewer.
  * Each batch is dispatched synchronously: every event is prepared (serialised) once and handed to
- * the subscriptions the index finds; every client touched is flushed once at the end of the
+ * the subscriptions the index finds; every viewer touched is flushed once at the end of the
  * event-loop turn, all its frames in one write. `cursor` is the offset of the last dispatched event, so a
  * subscription registered now is live from exactly `cursor` on.
  */
@@ -27,7 +27,7 @@ export interface LiveFeed {
 // After a failed tail (Redis away), wait before reading again; the bus reconnects meanwhile.
 const RETRY_MS = 1_000;
 
-// Resuming clients come back within seconds (a reconnect, a daemon killed and its viewers moving
+// Resuming viewers come back within seconds (a reconnect, a daemon killed and its viewers moving
 // over); a minute of events covers them, and a busy slate makes ~10 events/s (a few MB).
 const RECENT_MAX_EVENTS = 10_000;
 const RECENT_MAX_AGE_MS = 60_000;
@@ -56,7 +56,7 @@ export function createLiveFeed(options: { bus: Bus; logger: Logger }): LiveFeed 
       recent.add(p);
     }
     // Flush once the current turn of the event loop is done: tail batches that arrive back to
-    // back (one per game's commit) then leave in one write per client, not one per batch.
+    // back (one per game's commit) then leave in one write per viewer, not one per batch.
     if (!flushScheduled) {
       flushScheduled = true;
       setImmediate(flushDirty);

@@ -95,45 +95,9 @@ type Target =
   | undefined;
 
 export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
-  const dir = assetDir();
-  const pages: Record<OverlayPage, Asset> = {
-    scorebug: load(dir, 'index.html', 'text/html; charset=utf-8'),
-    ticker: load(dir, 'ticker.html', 'text/html; charset=utf-8'),
-    'lower-third': load(dir, 'lower-third.html', 'text/html; charset=utf-8'),
-  };
-  const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, load(dir, name, type)]));
-  assets.set('periods.js', asset(Buffer.from(overlayPeriodsScript()), SCRIPT));
-  const rules = options.moments?.rules;
-  const source = options.moments
-    ? createMomentsSource({ bus: options.moments.bus, rules: options.moments.rules })
-    : undefined;
-  const ruleParams = rules
-    ? {
-        accepts: (name: string) => rules.accepts(name),
-        check: (query: URLSearchParams) => void rules.settings(query),
-      }
-    : undefined;
-
-  function resolve(path: string): Target {
-    if (path.startsWith('/overlay/assets/')) {
-      const asset = assets.get(path.slice('/overlay/assets/'.length));
-      return asset ? { asset } : undefined;
-    }
-    const ticker = TICKER_PATH.exec(path);
-    if (ticker)
-      return ticker[1] === undefined || isLeague(ticker[1])
-        ? { page: 'ticker', asset: pages.ticker }
-        : undefined;
-    const lower = LOWER_THIRD_PATH.exec(path);
-    if (lower) return isLeague(lower[1]) ? { page: 'lower-third', asset: pages['lower-third'] } : undefined;
-    const moments = MOMENTS_PATH.exec(path);
-    if (moments)
-      return isLeague(moments[1]) && source
-        ? { moments: { league: moments[1], gameId: moments[2] ?? '' } }
-        : undefined;
-    const game = GAME_PATH.exec(path);
-    return game && isLeague(game[1]) ? { page: 'scorebug', asset: pages.scorebug } : undefined;
-  }
+  const files = loadOverlayFiles();
+  const moments = options.moments ? momentsEndpoint(options.moments) : undefined;
+  const { firstPaint } = options;
 
   return async (req, res, url) => {
     if (!url.pathname.startsWith('/overlay/') && url.pathname !== '/overlay') return false;
@@ -143,72 +107,146 @@ export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
       });
       return true;
     }
-    const target = resolve(url.pathname);
+    const target = resolveTarget(url.pathname, files, moments !== undefined);
     if (!target) {
       sendError(res, 404, 'NOT_FOUND', USAGE);
       return true;
     }
     if ('moments' in target) {
-      await sendMoments(req, res, url, target.moments.league, target.moments.gameId);
+      await (moments as MomentsEndpoint).send(req, res, url, target.moments.league, target.moments.gameId);
       return true;
     }
-    if ('page' in target) {
-      try {
-        checkOverlayQuery(
-          target.page,
-          url.searchParams,
-          target.page === 'lower-third' ? ruleParams : undefined,
-        );
-      } catch (err) {
-        if (!(err instanceof InvalidParamsError)) throw err;
-        sendNotice(req, res, url, 400, {
-          title: 'Overlay parameter not valid',
-          detail: err.message,
-          where: `${url.pathname} · HTTP 400`,
-        });
-        return true;
-      }
-    }
+    if ('page' in target && !pageQueryValid(req, res, url, target.page, moments?.ruleParams)) return true;
     const asset = target.asset;
-    if ('page' in target && target.page === 'scorebug' && options.firstPaint) {
+    if ('page' in target && target.page === 'scorebug' && firstPaint) {
       const game = GAME_PATH.exec(url.pathname);
-      const snapshot = await firstSnapshot(game?.[1] as League, game?.[2] ?? '', url.searchParams);
+      const snapshot = await firstSnapshot(
+        firstPaint,
+        game?.[1] as League,
+        game?.[2] ?? '',
+        url.searchParams,
+      );
       if (snapshot) {
         sendWithSnapshot(req, res, asset, snapshot);
         return true;
       }
     }
-    if (req.headers['if-none-match'] === asset.etag) {
-      res.writeHead(304, { etag: asset.etag });
-      res.end();
-      return true;
-    }
-    res.writeHead(200, {
-      'content-type': asset.type,
-      'content-length': asset.body.length,
-      etag: asset.etag,
-      // Revalidate each load: a cheap 304, and a new daemon version is picked up at once.
-      'cache-control': 'no-cache',
-      'x-content-type-options': 'nosniff',
-    });
-    res.end(req.method === 'HEAD' ? undefined : asset.body);
+    sendAsset(req, res, asset);
     return true;
   };
+}
 
-  async function firstSnapshot(
-    league: League,
-    gameId: string,
-    query: URLSearchParams,
-  ): Promise<GameSnapshot | undefined> {
-    try {
-      return await (options.firstPaint as FirstPaint)(league, gameId, Number(query.get('delay') ?? 0));
-    } catch {
-      // The bus is away: the page is served without it and its stream brings the game.
-      return undefined;
-    }
+/** The pages and their assets, read once from the files beside this module. */
+interface OverlayFiles {
+  pages: Record<OverlayPage, Asset>;
+  assets: ReadonlyMap<string, Asset>;
+}
+
+function loadOverlayFiles(): OverlayFiles {
+  const dir = assetDir();
+  const pages: Record<OverlayPage, Asset> = {
+    scorebug: load(dir, 'index.html', 'text/html; charset=utf-8'),
+    ticker: load(dir, 'ticker.html', 'text/html; charset=utf-8'),
+    'lower-third': load(dir, 'lower-third.html', 'text/html; charset=utf-8'),
+  };
+  const assets = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, load(dir, name, type)]));
+  assets.set('periods.js', asset(Buffer.from(overlayPeriodsScript()), SCRIPT));
+  return { pages, assets };
+}
+
+/** What a path asks for: a page, an asset, the moments of a game (only when there are rules), or nothing. */
+function resolveTarget(path: string, { pages, assets }: OverlayFiles, hasMoments: boolean): Target {
+  if (path.startsWith('/overlay/assets/')) {
+    const asset = assets.get(path.slice('/overlay/assets/'.length));
+    return asset ? { asset } : undefined;
   }
+  const ticker = TICKER_PATH.exec(path);
+  if (ticker)
+    return ticker[1] === undefined || isLeague(ticker[1])
+      ? { page: 'ticker', asset: pages.ticker }
+      : undefined;
+  const lower = LOWER_THIRD_PATH.exec(path);
+  if (lower) return isLeague(lower[1]) ? { page: 'lower-third', asset: pages['lower-third'] } : undefined;
+  const moments = MOMENTS_PATH.exec(path);
+  if (moments)
+    return isLeague(moments[1]) && hasMoments
+      ? { moments: { league: moments[1], gameId: moments[2] ?? '' } }
+      : undefined;
+  const game = GAME_PATH.exec(path);
+  return game && isLeague(game[1]) ? { page: 'scorebug', asset: pages.scorebug } : undefined;
+}
 
-  async function sendMoments(
+/** The lower third's query takes the rules' settings too. */
+type RuleParams = Parameters<typeof checkOverlayQuery>[2];
+
+/** Checks a page's query; false, with the notice sent (400), when it is not valid. */
+function pageQueryValid(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  page: OverlayPage,
+  ruleParams: RuleParams,
+): boolean {
+  try {
+    checkOverlayQuery(page, url.searchParams, page === 'lower-third' ? ruleParams : undefined);
+    return true;
+  } catch (err) {
+    if (!(err instanceof InvalidParamsError)) throw err;
+    sendNotice(req, res, url, 400, {
+      title: 'Overlay parameter not valid',
+      detail: err.message,
+      where: `${url.pathname} · HTTP 400`,
+    });
+    return false;
+  }
+}
+
+/** A page or asset as it is, or 304 when the browser holds it already. */
+function sendAsset(req: IncomingMessage, res: ServerResponse, asset: Asset): void {
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.writeHead(304, { etag: asset.etag });
+    res.end();
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': asset.type,
+    'content-length': asset.body.length,
+    etag: asset.etag,
+    // Revalidate each load: a cheap 304, and a new daemon version is picked up at once.
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : asset.body);
+}
+
+async function firstSnapshot(
+  firstPaint: FirstPaint,
+  league: League,
+  gameId: string,
+  query: URLSearchParams,
+): Promise<GameSnapshot | undefined> {
+  try {
+    return await firstPaint(league, gameId, Number(query.get('delay') ?? 0));
+  } catch {
+    // The bus is away: the page is served without it and its stream brings the game.
+    return undefined;
+  }
+}
+
+/** `/moments` of a game, and the rules' settings as the lower third's query takes them. */
+interface MomentsEndpoint {
+  ruleParams: NonNullable<RuleParams>;
+  send(req: IncomingMessage, res: ServerResponse, url: URL, league: League, gameId: string): Promise<void>;
+}
+
+function momentsEndpoint({ rules, bus }: NonNullable<OverlayRouteOptions['moments']>): MomentsEndpoint {
+  const source: MomentsSource = createMomentsSource({ bus, rules });
+  const ruleParams = {
+    accepts: (name: string) => rules.accepts(name),
+    check: (query: URLSearchParams) => void rules.settings(query),
+  };
+
+  async function send(
     req: IncomingMessage,
     res: ServerResponse,
     url: URL,
@@ -224,20 +262,20 @@ export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
       if (through === null || !OFFSET_PATTERN.test(through))
         throw new InvalidParamsError('through', through ?? undefined, 'an event offset <ms>-<n>', 'overlay');
       for (const name of query.keys())
-        if (!rules?.accepts(name))
+        if (!rules.accepts(name))
           throw new InvalidParamsError(
             name,
             query.get(name),
             'one of through, token, rules, <rule>.<setting>',
             'overlay',
           );
-      settings = (rules as MomentRules).settings(query);
+      settings = rules.settings(query);
     } catch (err) {
       if (!(err instanceof InvalidParamsError)) throw err;
       sendError(res, 400, 'INVALID_PARAMS', err.message);
       return;
     }
-    const moments = await (source as MomentsSource).moments(league, gameId, through, settings);
+    const moments = await source.moments(league, gameId, through, settings);
     const body = JSON.stringify({ league, gameId, through, moments });
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
@@ -247,6 +285,8 @@ export function overlayRoute(options: OverlayRouteOptions = {}): RouteHandler {
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
+
+  return { ruleParams, send };
 }
 
 /**

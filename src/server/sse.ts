@@ -3,12 +3,12 @@ import type { GameSnapshot } from '../model/events.js';
 import type { Logger } from '../core/log.js';
 import { VERSION } from '../core/version.js';
 import {
-  createClientProtocol,
-  type ClientError,
+  createViewerProtocol,
+  type ViewerError,
   type GatewayLimits,
   type ParseResult,
-} from './client-protocol.js';
-import { ClientSet } from './delivery/clients.js';
+} from './viewer-protocol.js';
+import { ViewerSet } from './delivery/viewers.js';
 import type { ErrorFrame } from './delivery/frames.js';
 import { activate } from './delivery/activate.js';
 import type { ActivateContext } from './delivery/replay.js';
@@ -44,12 +44,12 @@ const sseEncoding: FrameEncoding<ErrorFrame> = {
   name: 'SSE',
   resumeHint: 'reconnect with Last-Event-ID',
   event(_subId, p) {
-    // SSE frames do not name a subscription, so one buffer per event serves every SSE client.
+    // SSE frames do not name a subscription, so one buffer per event serves every SSE viewer.
     p.sseFrame ??= Buffer.from(`id: ${p.offset}\nevent: ${p.event.type}\ndata: ${p.json}\n\n`);
     return p.sseFrame;
   },
   snapshot(_subId, game) {
-    // Shared by every client sent this snapshot object (see the WebSocket frames).
+    // Shared by every viewer sent this snapshot object (see the WebSocket frames).
     let frame = snapshotFrames.get(game);
     if (!frame) {
       frame = Buffer.from(`event: snapshot\ndata: ${JSON.stringify(game)}\n\n`);
@@ -95,8 +95,8 @@ export function createSseEndpoint(options: {
   clock: Clock;
 }): SseEndpoint & { readonly framesSent: number } {
   const { setup, feed, limits, clock } = options;
-  const protocol = createClientProtocol(limits);
-  const clients = new ClientSet<ErrorFrame, SseConnection>('sse', options);
+  const protocol = createViewerProtocol(limits);
+  const viewers = new ViewerSet<ErrorFrame, SseConnection>('sse', options);
 
   /** The query as a subscribe message, so SSE and WebSocket validate filters identically. */
   function toSubscribe(
@@ -116,7 +116,7 @@ export function createSseEndpoint(options: {
     const ranked = q.get('ranked');
     if (ranked !== null) {
       if (!['1', 'true', ''].includes(ranked)) {
-        const error: ClientError = {
+        const error: ViewerError = {
           code: 'invalid_message',
           message: `ranked ${JSON.stringify(ranked)} is invalid; expected 1 (only games with a ranked team), or leave it out`,
         };
@@ -129,7 +129,7 @@ export function createSseEndpoint(options: {
     const snapshot = q.get('snapshot');
     if (snapshot !== null) {
       if (!['1', 'true', '0', 'false', ''].includes(snapshot)) {
-        const error: ClientError = {
+        const error: ViewerError = {
           code: 'invalid_message',
           message: `snapshot ${JSON.stringify(snapshot)} is invalid; expected 1 or 0`,
         };
@@ -145,10 +145,10 @@ export function createSseEndpoint(options: {
 
   return {
     get connections() {
-      return clients.size;
+      return viewers.size;
     },
     get framesSent() {
-      return clients.framesSent;
+      return viewers.framesSent;
     },
     handle(req, res, url) {
       const query = toSubscribe(req, url);
@@ -168,28 +168,28 @@ export function createSseEndpoint(options: {
       });
       res.socket?.setNoDelay(true);
       res.write(`: courtside ${VERSION}\nretry: ${RETRY_MS}\n\n`);
-      const client = new Sink(new SseConnection(res), sseEncoding, clients);
-      clients.add(client);
-      res.on('close', () => client.release());
-      const sub = new Subscription(request, client, feed.dirty, clock);
-      const liveFrom = clients.subscribe(client, sub);
+      const viewer = new Sink(new SseConnection(res), sseEncoding, viewers);
+      viewers.add(viewer);
+      res.on('close', () => viewer.release());
+      const sub = new Subscription(request, viewer, feed.dirty, clock);
+      const liveFrom = viewers.subscribe(viewer, sub);
       void activate(sub, { since: request.since, snapshot: request.snapshot, liveFrom }, setup).then((ok) => {
         if (!ok) {
-          client.release();
+          viewer.release();
           res.end();
         }
       });
     },
     heartbeat() {
-      for (const client of clients.sinks) {
-        client.connection.stream.write(HEARTBEAT);
-        client.checkBudget();
+      for (const viewer of viewers.sinks) {
+        viewer.connection.stream.write(HEARTBEAT);
+        viewer.checkBudget();
       }
     },
     close() {
-      for (const client of [...clients.sinks]) {
-        client.release();
-        client.connection.stream.end();
+      for (const viewer of [...viewers.sinks]) {
+        viewer.release();
+        viewer.connection.stream.end();
       }
     },
   };

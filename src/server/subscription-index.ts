@@ -1,5 +1,5 @@
 import type { GameEvent, TeamRef } from '../model/events.js';
-import type { SubscriptionFilter } from './client-protocol.js';
+import type { SubscriptionFilter } from './viewer-protocol.js';
 
 /**
  * Finds the subscriptions an event matches without testing every subscription. Each subscription

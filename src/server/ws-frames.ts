@@ -4,12 +4,12 @@ import type { FrameEncoding } from './delivery/sink.js';
 
 /**
  * Server frames as WebSocket bytes: complete, unmasked text frames, written to the socket as they
- * are. Event and snapshot frames are built once and shared by every client that gets them.
+ * are. Event and snapshot frames are built once and shared by every viewer that gets them.
  */
 
 const snapshotFrames = new WeakMap<GameSnapshot, Map<string, Buffer>>();
 // Frames kept per event or snapshot, one per subscription id, for this many ids at most: recent
-// events stay in memory for replays, and clients that all name their subscriptions apart would
+// events stay in memory for replays, and viewers that all name their subscriptions apart would
 // otherwise keep a frame each.
 const MAX_SHARED_FRAMES = 16;
 
@@ -17,8 +17,8 @@ export const wsEncoding: FrameEncoding<ReplyFrame> = {
   name: 'WebSocket',
   resumeHint: 'resume with since',
   event(subId, p) {
-    // One complete WebSocket frame per (event, subscription id), shared by every client whose
-    // subscription has that id: the event's JSON is never re-serialised or re-framed per client.
+    // One complete WebSocket frame per (event, subscription id), shared by every viewer whose
+    // subscription has that id: the event's JSON is never re-serialised or re-framed per viewer.
     // The text is an `EventFrame`'s JSON, the event's own JSON spliced in as it was prepared.
     return sharedFrame(
       (p.wsFrames ??= new Map()),
@@ -27,7 +27,7 @@ export const wsEncoding: FrameEncoding<ReplyFrame> = {
     );
   },
   snapshot(subId, game) {
-    // The snapshot source hands out an unchanged snapshot as the same object; clients resuming
+    // The snapshot source hands out an unchanged snapshot as the same object; viewers resuming
     // together (thousands, after a Redis restart) then share its frame, some 10-20 KB a game.
     let frames = snapshotFrames.get(game);
     if (!frames) snapshotFrames.set(game, (frames = new Map()));

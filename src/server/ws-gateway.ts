@@ -7,12 +7,12 @@ import { clientsDropped, limitRefusals } from '../core/metrics.js';
 import { retryAfterSeconds, type Take } from '../core/token-bucket.js';
 import { VERSION } from '../core/version.js';
 import {
-  createClientProtocol,
+  createViewerProtocol,
   MAX_DELAY_SECONDS,
   type GatewayLimits,
   type SubscribeRequest,
-} from './client-protocol.js';
-import { ClientSet } from './delivery/clients.js';
+} from './viewer-protocol.js';
+import { ViewerSet } from './delivery/viewers.js';
 import { errorFrame, type ReplyFrame, type WelcomeFrame } from './delivery/frames.js';
 import { activate } from './delivery/activate.js';
 import type { ActivateContext } from './delivery/replay.js';
@@ -28,17 +28,17 @@ import { wsEncoding } from './ws-frames.js';
 
 /** Close codes the gateway uses (docs/protocol.md). */
 export const CLOSE_GOING_AWAY = 1001;
-/** The client fell too far behind; it may reconnect and resume with `since`. */
+/** The viewer fell too far behind; it may reconnect and resume with `since`. */
 export const CLOSE_SLOW_CONSUMER = 4000;
 
 export interface WsGateway {
-  /** `address` is the client's, as the per-address limits count it. */
+  /** `address` is the viewer's, as the per-address limits count it. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, address?: string): void;
-  /** Pings every client; drops those silent for two intervals. */
+  /** Pings every viewer; drops those silent for two intervals. */
   heartbeat(): void;
   readonly connections: number;
   readonly subscriptions: number;
-  /** Closes every client with 1001; resolves once they are gone (or were terminated). */
+  /** Closes every viewer with 1001; resolves once they are gone (or were terminated). */
   close(graceMs: number): Promise<void>;
 }
 
@@ -60,7 +60,7 @@ export interface WsGatewayOptions {
 // A subscribe over its address's rate waits up to this long rather than be refused: a fleet that
 // reconnects at once is spread over a few seconds instead of being told to come back.
 const SUBSCRIBE_MAX_WAIT_MS = 2_000;
-// A dropped client gets this long to read its error frame and close before it is cut off.
+// A dropped viewer gets this long to read its error frame and close before it is cut off.
 const DROP_GRACE_MS = 2_000;
 // ws's WebSocket.OPEN; read once, it is a constant.
 const OPEN = 1;
@@ -101,22 +101,110 @@ class WsConnection implements Connection {
   }
 }
 
-type WsClient = Sink<ReplyFrame, WsConnection>;
+type WsViewer = Sink<ReplyFrame, WsConnection>;
 
 export function createWsGateway(options: WsGatewayOptions): WsGateway & { readonly framesSent: number } {
-  const { setup, feed, limits, heartbeatMs, logger, clock } = options;
-  const protocol = createClientProtocol(limits);
-  const clients = new ClientSet<ReplyFrame, WsConnection>('ws', options);
+  const { limits, heartbeatMs, logger, clock } = options;
+  const protocol = createViewerProtocol(limits);
+  const viewers = new ViewerSet<ReplyFrame, WsConnection>('ws', options);
+  const subscriptions = createWsSubscriptions({ ...options, viewers });
   let closing = false;
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: limits.maxMessageBytes,
-    // Compression would cost CPU per client per frame and defeat shared frame buffers.
+    // Compression would cost CPU per viewer per frame and defeat shared frame buffers.
     perMessageDeflate: false,
     clientTracking: false,
   });
 
-  const welcome = (): WelcomeFrame => ({
+  function onMessage(viewer: WsViewer, data: Buffer, isBinary: boolean): void {
+    viewer.connection.lastSeen = clock.now();
+    if (viewer.closed) return;
+    if (isBinary) {
+      viewer.send(
+        errorFrame({ code: 'invalid_message', message: 'binary frames are not accepted; send JSON text' }),
+      );
+      return;
+    }
+    const parsed = protocol.parse(data.toString('utf8'));
+    if (!parsed.ok) {
+      viewer.send(errorFrame(parsed.error));
+      return;
+    }
+    const message = parsed.message;
+    switch (message.op) {
+      case 'ping':
+        viewer.send({ type: 'pong' });
+        return;
+      case 'subscribe':
+        subscriptions.subscribe(viewer, message);
+        return;
+      case 'unsubscribe':
+        subscriptions.unsubscribe(viewer, message.id);
+        return;
+    }
+  }
+
+  function onConnection(ws: WebSocket, address: string): void {
+    const connection = new WsConnection(ws, clock.now(), address);
+    const viewer: WsViewer = new Sink(connection, wsEncoding, viewers);
+    viewers.add(viewer);
+    ws.on('message', (data: Buffer, isBinary: boolean) => onMessage(viewer, data, isBinary));
+    const heard = (): void => {
+      connection.lastSeen = clock.now();
+    };
+    // Any sign of life counts: our ping's pong, the peer's own ping, or a message.
+    ws.on('pong', heard);
+    ws.on('ping', heard);
+    ws.on('close', () => viewer.release());
+    ws.on('error', (err) => {
+      // Protocol errors (oversized or malformed frames) close the socket; ws picks the code.
+      logger.debug({ err: err.message }, 'WebSocket client error');
+    });
+    viewer.send(welcomeFrame(options));
+  }
+
+  return {
+    get connections() {
+      return viewers.size;
+    },
+    get subscriptions() {
+      return viewers.subscriptions;
+    },
+    get framesSent() {
+      return viewers.framesSent;
+    },
+    handleUpgrade(req, socket, head, address = req.socket.remoteAddress ?? 'unknown') {
+      if (closing) {
+        socket.destroy();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address));
+    },
+    heartbeat() {
+      const now = clock.now();
+      for (const viewer of viewers.sinks) {
+        const { ws, lastSeen } = viewer.connection;
+        if (now - lastSeen >= 2 * heartbeatMs) {
+          viewer.release();
+          clientsDropped.inc({ reason: 'heartbeat' });
+          ws.terminate();
+        } else {
+          ws.ping();
+        }
+      }
+    },
+    async close(graceMs) {
+      closing = true;
+      await closeViewers([...viewers.sinks], graceMs);
+      wss.close();
+    },
+  };
+}
+
+/** The first frame of every connection: the server's version, its heartbeat, retention and limits. */
+function welcomeFrame({ setup, feed, limits, heartbeatMs }: WsGatewayOptions): WelcomeFrame {
+  return {
     type: 'welcome',
     version: VERSION,
     heartbeatMs,
@@ -129,11 +217,23 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       maxBufferedBytes: limits.maxBufferedBytes,
       maxDelaySeconds: MAX_DELAY_SECONDS,
     },
-  });
+  };
+}
 
-  function subscribe(client: WsClient, req: SubscribeRequest): void {
-    if (client.subs.has(req.id)) {
-      client.send(
+/** A WebSocket viewer's `subscribe` and `unsubscribe`, under the connection's and the address's limits. */
+interface WsSubscriptions {
+  subscribe(viewer: WsViewer, req: SubscribeRequest): void;
+  unsubscribe(viewer: WsViewer, id: string): void;
+}
+
+function createWsSubscriptions(
+  options: WsGatewayOptions & { viewers: ViewerSet<ReplyFrame, WsConnection> },
+): WsSubscriptions {
+  const { setup, feed, limits, clock, viewers } = options;
+
+  function subscribe(viewer: WsViewer, req: SubscribeRequest): void {
+    if (viewer.subs.has(req.id)) {
+      viewer.send(
         errorFrame({
           code: 'duplicate_subscription',
           id: req.id,
@@ -142,8 +242,8 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       );
       return;
     }
-    if (client.subs.size >= limits.maxSubscriptions) {
-      client.send(
+    if (viewer.subs.size >= limits.maxSubscriptions) {
+      viewer.send(
         errorFrame({
           code: 'too_many_subscriptions',
           id: req.id,
@@ -152,60 +252,60 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       );
       return;
     }
-    const sub = new Subscription(req, client, feed.dirty, clock);
-    const liveFrom = clients.subscribe(client, sub);
-    client.send({ type: 'subscribed', id: req.id, offset: liveFrom });
+    const sub = new Subscription(req, viewer, feed.dirty, clock);
+    const liveFrom = viewers.subscribe(viewer, sub);
+    viewer.send({ type: 'subscribed', id: req.id, offset: liveFrom });
     void activate(sub, { since: req.since, snapshot: req.snapshot, liveFrom }, setup).then((ok) => {
-      if (!ok && client.subs.get(sub.id) === sub) client.unsubscribe(sub);
+      if (!ok && viewer.subs.get(sub.id) === sub) viewer.unsubscribe(sub);
     });
   }
 
   // Subscribes waiting for the address's subscribe rate, by connection and subscription id.
-  const pendingSubscribes = new WeakMap<WsClient, Map<string, NodeJS.Timeout>>();
+  const pendingSubscribes = new WeakMap<WsViewer, Map<string, NodeJS.Timeout>>();
 
   /** `subscribe`, once the address's subscribe rate allows it. */
-  function subscribeWithinLimit(client: WsClient, req: SubscribeRequest): void {
-    const take = options.admitSubscribe?.(client.connection.address, SUBSCRIBE_MAX_WAIT_MS);
+  function subscribeWithinLimit(viewer: WsViewer, req: SubscribeRequest): void {
+    const take = options.admitSubscribe?.(viewer.connection.address, SUBSCRIBE_MAX_WAIT_MS);
     if (!take || (take.ok && take.waitMs === 0)) {
-      subscribe(client, req);
+      subscribe(viewer, req);
       return;
     }
     if (take.ok) {
       // Waiting on credit: an `unsubscribe` meanwhile takes it back before it starts.
-      let waiting = pendingSubscribes.get(client);
-      if (!waiting) pendingSubscribes.set(client, (waiting = new Map()));
+      let waiting = pendingSubscribes.get(viewer);
+      if (!waiting) pendingSubscribes.set(viewer, (waiting = new Map()));
       const pending = waiting;
       clearTimeout(pending.get(req.id));
       const timer = setTimeout(() => {
         pending.delete(req.id);
-        if (!client.closed) subscribe(client, req);
+        if (!viewer.closed) subscribe(viewer, req);
       }, take.waitMs);
       timer.unref();
       pending.set(req.id, timer);
       return;
     }
     limitRefusals.inc({ limit: 'stream_subscribe' });
-    client.send(
+    viewer.send(
       errorFrame({
         code: 'subscribe_rate_limited',
         id: req.id,
-        message: `address ${client.connection.address} is over its limit of subscribes a second; subscribe again in ${retryAfterSeconds(take.retryAfterMs)} s`,
+        message: `address ${viewer.connection.address} is over its limit of subscribes a second; subscribe again in ${retryAfterSeconds(take.retryAfterMs)} s`,
         retryAfterMs: take.retryAfterMs,
       }),
     );
   }
 
-  function unsubscribe(client: WsClient, id: string): void {
-    const waiting = pendingSubscribes.get(client)?.get(id);
+  function unsubscribe(viewer: WsViewer, id: string): void {
+    const waiting = pendingSubscribes.get(viewer)?.get(id);
     if (waiting) {
       clearTimeout(waiting);
-      pendingSubscribes.get(client)?.delete(id);
-      client.send({ type: 'unsubscribed', id });
+      pendingSubscribes.get(viewer)?.delete(id);
+      viewer.send({ type: 'unsubscribed', id });
       return;
     }
-    const sub = client.subs.get(id);
+    const sub = viewer.subs.get(id);
     if (!sub) {
-      client.send(
+      viewer.send(
         errorFrame({
           code: 'unknown_subscription',
           id,
@@ -214,111 +314,33 @@ export function createWsGateway(options: WsGatewayOptions): WsGateway & { readon
       );
       return;
     }
-    client.unsubscribe(sub);
-    client.send({ type: 'unsubscribed', id });
+    viewer.unsubscribe(sub);
+    viewer.send({ type: 'unsubscribed', id });
   }
 
-  function onMessage(client: WsClient, data: Buffer, isBinary: boolean): void {
-    client.connection.lastSeen = clock.now();
-    if (client.closed) return;
-    if (isBinary) {
-      client.send(
-        errorFrame({ code: 'invalid_message', message: 'binary frames are not accepted; send JSON text' }),
-      );
-      return;
-    }
-    const parsed = protocol.parse(data.toString('utf8'));
-    if (!parsed.ok) {
-      client.send(errorFrame(parsed.error));
-      return;
-    }
-    const message = parsed.message;
-    switch (message.op) {
-      case 'ping':
-        client.send({ type: 'pong' });
-        return;
-      case 'subscribe':
-        subscribeWithinLimit(client, message);
-        return;
-      case 'unsubscribe':
-        unsubscribe(client, message.id);
-        return;
-    }
-  }
+  return { subscribe: subscribeWithinLimit, unsubscribe };
+}
 
-  function onConnection(ws: WebSocket, address: string): void {
-    const connection = new WsConnection(ws, clock.now(), address);
-    const client: WsClient = new Sink(connection, wsEncoding, clients);
-    clients.add(client);
-    ws.on('message', (data: Buffer, isBinary: boolean) => onMessage(client, data, isBinary));
-    const heard = (): void => {
-      connection.lastSeen = clock.now();
-    };
-    // Any sign of life counts: our ping's pong, the peer's own ping, or a message.
-    ws.on('pong', heard);
-    ws.on('ping', heard);
-    ws.on('close', () => client.release());
-    ws.on('error', (err) => {
-      // Protocol errors (oversized or malformed frames) close the socket; ws picks the code.
-      logger.debug({ err: err.message }, 'WebSocket client error');
-    });
-    client.send(welcome());
+/** Closes every viewer with 1001, waits up to `graceMs` for their sockets to close, then cuts the rest. */
+async function closeViewers(open: readonly WsViewer[], graceMs: number): Promise<void> {
+  const gone = open.map(
+    ({ connection: { ws } }) =>
+      new Promise<void>((resolve) => {
+        if (ws.readyState === ws.CLOSED) resolve();
+        else ws.once('close', () => resolve());
+      }),
+  );
+  for (const viewer of open) {
+    viewer.release();
+    viewer.connection.ws.close(CLOSE_GOING_AWAY, 'server shutting down');
   }
-
-  return {
-    get connections() {
-      return clients.size;
-    },
-    get subscriptions() {
-      return clients.subscriptions;
-    },
-    get framesSent() {
-      return clients.framesSent;
-    },
-    handleUpgrade(req, socket, head, address = req.socket.remoteAddress ?? 'unknown') {
-      if (closing) {
-        socket.destroy();
-        return;
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address));
-    },
-    heartbeat() {
-      const now = clock.now();
-      for (const client of clients.sinks) {
-        const { ws, lastSeen } = client.connection;
-        if (now - lastSeen >= 2 * heartbeatMs) {
-          client.release();
-          clientsDropped.inc({ reason: 'heartbeat' });
-          ws.terminate();
-        } else {
-          ws.ping();
-        }
-      }
-    },
-    async close(graceMs) {
-      closing = true;
-      const open = [...clients.sinks];
-      const gone = open.map(
-        ({ connection: { ws } }) =>
-          new Promise<void>((resolve) => {
-            if (ws.readyState === ws.CLOSED) resolve();
-            else ws.once('close', () => resolve());
-          }),
-      );
-      for (const client of open) {
-        client.release();
-        client.connection.ws.close(CLOSE_GOING_AWAY, 'server shutting down');
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(gone),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      for (const client of open) client.connection.ws.terminate();
-      wss.close();
-    },
-  };
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(gone),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  for (const viewer of open) viewer.connection.ws.terminate();
 }

@@ -91,39 +91,9 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
     }
   };
 
-  const json = (res: ServerResponse, status: number, body: unknown): void => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify(body));
-  };
-
-  const refuse = (socket: Duplex, status: string, body: unknown): void => {
-    const text = JSON.stringify(body);
-    deps.logger.debug({ status }, 'FastCast upgrade refused');
-    // A client that resets the connection on reading the refusal must not crash the simulator:
-    // an upgrade's socket has no error listener but the one given here.
-    socket.on('error', () => socket.destroy());
-    socket.end(
-      `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
-    );
-  };
-
   function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'http://simulator');
-    if (url.pathname !== SOCKET_PATH) return refuse(socket, '404 Not Found', { rc: 404, op: 'ERROR' });
-    const names = req.rawHeaders.filter((_, i) => i % 2 === 0);
-    if (!EXACT_HEADER_NAMES.every((n) => names.includes(n)))
-      return refuse(socket, '404 Not Found', { rc: 404, op: 'ERROR' });
-    if (req.headers.origin !== FASTCAST_ORIGIN)
-      return refuse(socket, '403 Forbidden', { rc: 403, op: 'ERROR', message: 'origin not allowed' });
-    if (deps.pushFaults.has('refused-upgrade'))
-      return refuse(socket, '403 Forbidden', { rc: 403, op: 'ERROR', message: 'forbidden' });
-    const token = url.searchParams.get('TrafficManager-Token') ?? '';
-    const expires = tokens.get(token);
-    // A server that reads the token only fully percent-encoded takes any other form for a wrong one.
-    const readable = !deps.pushFaults.has('encoded-token') || tokenFullyEncoded(url.search, token);
-    if (readable) tokens.delete(token);
-    if (!readable || expires === undefined || expires < deps.clock.now() || deps.faults.roll('expiredtoken'))
-      return refuse(socket, '401 Unauthorized', { rc: 401, op: 'ERROR', message: 'token expired' });
+    const refusal = upgradeRefusal(deps, tokens, req);
+    if (refusal) return refuse(deps.logger, socket, refusal);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const session = createSession(ws, {
         faults: deps.faults,
@@ -145,18 +115,7 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
     handle(req, res) {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === DISCOVERY_PATH) {
-        if (deps.pushFaults.has('discovery-down')) {
-          json(res, 503, { code: 503, message: 'service unavailable' });
-          return true;
-        }
-        const token = deps.pushFaults.has('encoded-token')
-          ? standardBase64Token(randomBytes(18))
-          : randomBytes(18).toString('base64url');
-        const now = deps.clock.now();
-        for (const [t, at] of tokens) if (at < now) tokens.delete(t);
-        tokens.set(token, now + tokenTtlMs);
-        const { hostname, port } = new URL(base());
-        json(res, 200, { ip: hostname.replace(/^\[|\]$/g, ''), securePort: Number(port), token });
+        discover(res, deps, base(), () => issueToken(deps, tokens, tokenTtlMs));
         return true;
       }
       if (deps.replay?.handle(req, res)) return true;
@@ -194,4 +153,77 @@ export function createFastcast(deps: FastcastDeps, options: FastcastOptions = {}
       wss.close();
     },
   };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+/** Discovery's answer: the socket's host and port and a token, unless discovery is down. */
+function discover(res: ServerResponse, deps: FastcastDeps, base: string, token: () => string): void {
+  if (deps.pushFaults.has('discovery-down')) {
+    json(res, 503, { code: 503, message: 'service unavailable' });
+    return;
+  }
+  const issued = token();
+  const { hostname, port } = new URL(base);
+  json(res, 200, { ip: hostname.replace(/^\[|\]$/g, ''), securePort: Number(port), token: issued });
+}
+
+/** A new discovery token, good for `ttlMs` (the expired ones forgotten). */
+function issueToken(deps: FastcastDeps, tokens: Map<string, number>, ttlMs: number): string {
+  const token = deps.pushFaults.has('encoded-token')
+    ? standardBase64Token(randomBytes(18))
+    : randomBytes(18).toString('base64url');
+  const now = deps.clock.now();
+  for (const [t, at] of tokens) if (at < now) tokens.delete(t);
+  tokens.set(token, now + ttlMs);
+  return token;
+}
+
+interface Refusal {
+  /** The HTTP status line's code and reason. */
+  readonly status: string;
+  readonly body: unknown;
+}
+
+/**
+ * Why ESPN's upgrade rules refuse this socket, if they do: the path, the exact header names, the
+ * origin, the `refused-upgrade` fault, then the token (used up by the attempt when readable).
+ */
+function upgradeRefusal(
+  deps: FastcastDeps,
+  tokens: Map<string, number>,
+  req: IncomingMessage,
+): Refusal | undefined {
+  const url = new URL(req.url ?? '/', 'http://simulator');
+  if (url.pathname !== SOCKET_PATH) return { status: '404 Not Found', body: { rc: 404, op: 'ERROR' } };
+  const names = req.rawHeaders.filter((_, i) => i % 2 === 0);
+  if (!EXACT_HEADER_NAMES.every((n) => names.includes(n)))
+    return { status: '404 Not Found', body: { rc: 404, op: 'ERROR' } };
+  if (req.headers.origin !== FASTCAST_ORIGIN)
+    return { status: '403 Forbidden', body: { rc: 403, op: 'ERROR', message: 'origin not allowed' } };
+  if (deps.pushFaults.has('refused-upgrade'))
+    return { status: '403 Forbidden', body: { rc: 403, op: 'ERROR', message: 'forbidden' } };
+  const token = url.searchParams.get('TrafficManager-Token') ?? '';
+  const expires = tokens.get(token);
+  // A server that reads the token only fully percent-encoded takes any other form for a wrong one.
+  const readable = !deps.pushFaults.has('encoded-token') || tokenFullyEncoded(url.search, token);
+  if (readable) tokens.delete(token);
+  if (!readable || expires === undefined || expires < deps.clock.now() || deps.faults.roll('expiredtoken'))
+    return { status: '401 Unauthorized', body: { rc: 401, op: 'ERROR', message: 'token expired' } };
+  return undefined;
+}
+
+function refuse(logger: Logger, socket: Duplex, refusal: Refusal): void {
+  const { status } = refusal;
+  const text = JSON.stringify(refusal.body);
+  logger.debug({ status }, 'FastCast upgrade refused');
+  // A client that resets the connection on reading the refusal must not crash the simulator:
+  // an upgrade's socket has no error listener but the one given here.
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }

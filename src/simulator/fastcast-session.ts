@@ -41,26 +41,7 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
   const mids = new Map<string, number>();
   // Alternates the two payload forms so that clients meet both.
   let compressed = true;
-  let silent = false;
-
-  // Frames held to go out together as one list (the `batched-frames` fault); null: sent one by one.
-  let batch: Record<string, unknown>[] | null = null;
-  const send = (frame: Record<string, unknown>): void => {
-    if (batch !== null) batch.push(frame);
-    else if (!silent && ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
-  };
-  /** Runs `fn`, its frames sent as one message when `together`. */
-  const sending = (together: boolean, fn: () => void): void => {
-    if (!together) return fn();
-    batch = [];
-    try {
-      fn();
-    } finally {
-      const frames = batch;
-      batch = null;
-      if (!silent && ws.readyState === ws.OPEN && frames.length > 0) ws.send(JSON.stringify(frames));
-    }
-  };
+  const out = new FrameSender(ws);
   const gameOf = (topic: string): string | undefined => parseGameTopic(topic)?.gameId;
   const nextMid = (topic: string): number => {
     const mid = (mids.get(topic) ?? 0) + 1;
@@ -69,11 +50,11 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
   };
   const patchFrame = (op: 'R' | 'P', topic: string, p: FeedPatch): void => {
     compressed = !compressed;
-    send({ op, tc: topic, mid: nextMid(topic), pl: encodePatchPayload(p.patch, p.ts, compressed) });
+    out.send({ op, tc: topic, mid: nextMid(topic), pl: encodePatchPayload(p.patch, p.ts, compressed) });
   };
 
   ws.on('message', (data) => {
-    if (silent) return;
+    if (out.silent) return;
     let frame: { op?: unknown; tc?: unknown; sid?: unknown };
     try {
       frame = JSON.parse(String(data)) as typeof frame;
@@ -81,9 +62,9 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
       return;
     }
     if (frame.op === 'C') {
-      send({ op: 'C', rc: 200, hbi: deps.hbiSeconds, sid });
+      out.send({ op: 'C', rc: 200, hbi: deps.hbiSeconds, sid });
       // Maintenance for the whole service is announced on connecting; for one game, on its topic.
-      if (deps.pushFaults.find('maintenance') !== undefined) send({ op: 'M', sid });
+      if (deps.pushFaults.find('maintenance') !== undefined) out.send({ op: 'M', sid });
       return;
     }
     const topic = typeof frame.tc === 'string' ? frame.tc : '';
@@ -91,21 +72,22 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
     if (frame.op === 'S') {
       const feed = deps.feed(topic);
       if (feed === undefined || deps.faults.roll('topic404')) {
-        send({ op: 'S', rc: 404, tc: topic, sid });
+        out.send({ op: 'S', rc: 404, tc: topic, sid });
         return;
       }
-      send({ op: 'S', rc: 200, tc: topic, sid });
+      out.send({ op: 'S', rc: 200, tc: topic, sid });
       const game = gameOf(topic);
-      if (deps.pushFaults.find('maintenance', game)?.games !== undefined) send({ op: 'M', tc: topic, sid });
+      if (deps.pushFaults.find('maintenance', game)?.games !== undefined)
+        out.send({ op: 'M', tc: topic, sid });
       // Answered, and then nothing: the topic does not exist (yet), though the answer said 200.
       if (deps.pushFaults.has('no-h', game)) return;
       // Subscribing again is how a client gets a fresh checkpoint: the `mid`s go on.
       const { checkpoint, since } = feed.latest();
       const bomb = deps.pushFaults.catchUpBomb(game ?? '');
-      sending(deps.pushFaults.has('batched-frames', game), () => {
-        send({ op: 'H', tc: topic, mid: nextMid(topic), pl: deps.checkpointUrl(topic, checkpoint.id) });
+      out.sending(deps.pushFaults.has('batched-frames', game), () => {
+        out.send({ op: 'H', tc: topic, mid: nextMid(topic), pl: deps.checkpointUrl(topic, checkpoint.id) });
         if (bomb !== undefined)
-          send({
+          out.send({
             op: 'R',
             tc: topic,
             mid: nextMid(topic),
@@ -120,7 +102,7 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
 
   return {
     publish(topic, published) {
-      if (silent || !mids.has(topic)) return;
+      if (out.silent || !mids.has(topic)) return;
       const { faults } = deps;
       if (faults.roll('dropsocket')) {
         ws.terminate();
@@ -128,7 +110,7 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
       }
       if (faults.roll('silentsocket')) {
         // Stops everything, pings included: only the client's heartbeat check can tell.
-        silent = true;
+        out.silent = true;
         return;
       }
       if (faults.roll('lostframe')) {
@@ -139,7 +121,7 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
       const game = gameOf(topic) ?? '';
       const { absentKeys, bomb } = deps.pushFaults.forPatch(game, published);
       if (bomb !== undefined)
-        send({
+        out.send({
           op: 'P',
           tc: topic,
           mid: nextMid(topic),
@@ -147,20 +129,52 @@ export function createSession(ws: WebSocket, deps: SessionDeps): FastcastSession
         });
       const sent = absentKeys ? { ...patch, patch: [...patch.patch, ...ABSENT_KEY_OPS] } : patch;
       const batched = deps.pushFaults.has('batched-frames', game);
-      sending(batched, () => {
+      out.sending(batched, () => {
         patchFrame('P', topic, sent);
         // The keep-alive that a server flushes with the patch, in the same message.
-        if (batched) send({ op: 'I', tc: topic, mid: nextMid(topic), pl: '0' });
+        if (batched) out.send({ op: 'I', tc: topic, mid: nextMid(topic), pl: '0' });
       });
     },
     keepAlive() {
-      if (silent) return;
-      for (const topic of mids.keys()) send({ op: 'I', tc: topic, mid: nextMid(topic), pl: '0' });
-      send({ op: 'B', pl: String(deps.now()) });
+      if (out.silent) return;
+      for (const topic of mids.keys()) out.send({ op: 'I', tc: topic, mid: nextMid(topic), pl: '0' });
+      out.send({ op: 'B', pl: String(deps.now()) });
       if (ws.readyState === ws.OPEN) ws.ping();
     },
     get silent() {
-      return silent;
+      return out.silent;
     },
   };
+}
+
+/** The socket's outgoing frames: one message each, or held and sent together as one list. */
+class FrameSender {
+  /** Sends nothing any more (the `silentsocket` fault). */
+  silent = false;
+  // Frames held to go out together as one list (the `batched-frames` fault); null: sent one by one.
+  private batch: Record<string, unknown>[] | null = null;
+
+  constructor(private readonly ws: WebSocket) {}
+
+  send(frame: Record<string, unknown>): void {
+    if (this.batch !== null) this.batch.push(frame);
+    else if (this.open()) this.ws.send(JSON.stringify(frame));
+  }
+
+  /** Runs `fn`, its frames sent as one message when `together`. */
+  sending(together: boolean, fn: () => void): void {
+    if (!together) return fn();
+    this.batch = [];
+    try {
+      fn();
+    } finally {
+      const frames = this.batch;
+      this.batch = null;
+      if (this.open() && frames.length > 0) this.ws.send(JSON.stringify(frames));
+    }
+  }
+
+  private open(): boolean {
+    return !this.silent && this.ws.readyState === this.ws.OPEN;
+  }
 }

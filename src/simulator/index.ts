@@ -1,7 +1,8 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidOptionsError } from '../core/errors.js';
 import { DEFAULT_LEAGUES, LEAGUES, isLeague, leagueOfSegment, type League } from '../core/leagues.js';
-import { silentLogger } from '../core/log.js';
+import { silentLogger, type Logger } from '../core/log.js';
 import { obj } from '../tables/cells.js';
 import type { JsonObject } from './espn-shapes.js';
 import { DISCOVERY_PATH } from '../espn/fastcast-wire.js';
@@ -58,17 +59,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
   if (!(speed > 0) || !Number.isFinite(speed))
     throw new InvalidOptionsError(`speed: ${speed} is invalid; expected a number > 0`);
   const startAt = clock.now();
-  const games: SimulatedGame[] = [];
-  const addGame = (game: SimulatedGame, source: string): void => {
-    if (games.some((g) => g.league === game.league && g.id === game.id)) {
-      logger.warn(
-        { id: game.id, source },
-        'upstream simulator: a game with this id is already served; skipped',
-      );
-      return;
-    }
-    games.push(game);
-  };
+  const { games, addGame, addSlate } = servedGames(logger, speed);
   if (options.fixturesDir !== undefined) {
     const problem = fixturesProblem(options.fixturesDir);
     if (problem) throw new InvalidOptionsError(`fixturesDir: ${problem}`);
@@ -77,22 +68,6 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     const final = readReplaySummary(file);
     addGame(createReplayGame({ league: leagueOf(final, file), final, startAt, speed }), file);
   }
-  /** A slate of synthetic games whose first tips off at `from`; returns the games added. */
-  const addSlate = (simulate: SimulateOptions, from: number): SimulatedGame[] => {
-    const { seed } = simulate;
-    const plan = slatePlan(simulate);
-    const before = games.length;
-    // Each game's place among its league's games of the slate, which picks its teams.
-    const slots = new Map<League, number>();
-    plan.leagues.forEach((league, i) => {
-      const slot = slots.get(league) ?? 0;
-      slots.set(league, slot + 1);
-      const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i, slot });
-      const startAt = from + (plan.offsets[i] as number) / speed;
-      addGame(createReplayGame({ league, final, startAt, speed, synthetic: true }), `simulate#${i}`);
-    });
-    return games.slice(before);
-  };
   if (options.simulate) addSlate(options.simulate, startAt);
   const captures = (options.pushReplay ?? []).map((file) => {
     if (options.push === false)
@@ -131,16 +106,7 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
     blockEveryAgent: pushFaults.has('waf'),
     ...(fastcast ? { fastcast } : {}),
   });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    sim.server.once('error', reject);
-    sim.server.listen(options.port ?? 0, host, () => {
-      sim.server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = sim.server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = await listen(sim.server, options.port ?? 0, options.host ?? '127.0.0.1');
   fastcast?.attach(sim.server, () => url);
   logger.info({ url, games: games.length, recordings: store.size }, 'upstream simulator listening');
 
@@ -171,6 +137,58 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Runn
       return closing;
     },
   };
+}
+
+interface ServedGames {
+  /** In the order added; the running upstream's `games`. */
+  readonly games: SimulatedGame[];
+  /** Adds a game unless its id is served already (logged with `source`, then skipped). */
+  addGame(game: SimulatedGame, source: string): void;
+  /** A slate of synthetic games whose first tips off at `from`; returns the games added. */
+  addSlate(simulate: SimulateOptions, from: number): SimulatedGame[];
+}
+
+function servedGames(logger: Logger, speed: number): ServedGames {
+  const games: SimulatedGame[] = [];
+  const addGame = (game: SimulatedGame, source: string): void => {
+    if (games.some((g) => g.league === game.league && g.id === game.id)) {
+      logger.warn(
+        { id: game.id, source },
+        'upstream simulator: a game with this id is already served; skipped',
+      );
+      return;
+    }
+    games.push(game);
+  };
+  const addSlate = (simulate: SimulateOptions, from: number): SimulatedGame[] => {
+    const { seed } = simulate;
+    const plan = slatePlan(simulate);
+    const before = games.length;
+    // Each game's place among its league's games of the slate, which picks its teams.
+    const slots = new Map<League, number>();
+    plan.leagues.forEach((league, i) => {
+      const slot = slots.get(league) ?? 0;
+      slots.set(league, slot + 1);
+      const final = generateFinishedSummary(league, syntheticGameId(seed, i), { seed, index: i, slot });
+      const startAt = from + (plan.offsets[i] as number) / speed;
+      addGame(createReplayGame({ league, final, startAt, speed, synthetic: true }), `simulate#${i}`);
+    });
+    return games.slice(before);
+  };
+  return { games, addGame, addSlate };
+}
+
+/** Listens on `host`:`port` (0: any free port); returns the simulator's URL. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
 /** Each synthetic game's league and tip-off offset (real-time ms after the first). */

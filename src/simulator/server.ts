@@ -9,8 +9,8 @@ import type { RequestLog, UpstreamRequest } from './request-log.js';
 import type { EspnRules } from './types.js';
 import { blockedAgentForm, WAF_BODY } from './waf.js';
 import { answerAfter, answerBefore } from './espn-2026.js';
-import { clientParams, resolve } from './resolve.js';
-import { matchRoute } from './routes.js';
+import { clientParams, resolve, type Resolved } from './resolve.js';
+import { matchRoute, type RouteMatch } from './routes.js';
 
 export interface ServerDeps {
   readonly store: FixtureStore;
@@ -41,70 +41,27 @@ const MAX_TRACKED_ETAGS = 5_000;
 
 export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
   const hanging = new Set<ServerResponse>();
-  const firstSeen = new Map<string, number>();
+  const validators = createValidators(deps.clock);
   let closed = false;
-  const etags = new Map<string, string>();
-  const etagOf = (text: string): string => {
-    let etag = etags.get(text);
-    if (etag === undefined) {
-      etag = `"${createHash('sha1').update(text).digest('base64url').slice(0, 27)}"`;
-      if (etags.size >= ETAG_MEMO_SIZE) etags.delete(etags.keys().next().value as string);
-      etags.set(text, etag);
-    }
-    return etag;
-  };
-
-  const lastModified = (etag: string): string => {
-    let at = firstSeen.get(etag);
-    if (at === undefined) {
-      if (firstSeen.size >= MAX_TRACKED_ETAGS) firstSeen.clear();
-      at = deps.clock.now();
-      firstSeen.set(etag, at);
-    }
-    return new Date(at).toUTCString();
-  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (deps.fastcast?.handle(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://simulator');
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const entry: UpstreamRequest = {
-      at: deps.clock.now(),
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers,
-      status: 0,
-    };
-    deps.log.add(entry);
-    const send = (status: number, body: string | undefined, extra: Record<string, string> = {}): void => {
-      entry.status = status;
-      deps.logger.debug(
-        { method: entry.method, path: entry.path, query: entry.query, status },
-        'upstream request',
-      );
-      if (res.destroyed) return;
-      res.writeHead(status, {
-        ...(body !== undefined ? { 'content-type': 'application/json; charset=utf-8' } : {}),
-        ...extra,
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    };
+    const headers = requestHeaders(req);
+    const send = loggedSender(deps, req, res, url, headers);
 
     const latency = deps.faults.latency;
     if (latency > 0) await new Promise((r) => setTimeout(r, latency));
     if (closed || res.destroyed) return;
 
-    const rules2026 = deps.espnRules === '2026';
     // The edge answers before any route, fault or method check.
-    if (deps.blockEveryAgent || (rules2026 && blockedAgentForm(headers['user-agent']) !== undefined)) {
+    if (
+      deps.blockEveryAgent ||
+      (deps.espnRules === '2026' && blockedAgentForm(headers['user-agent']) !== undefined)
+    ) {
       send(403, WAF_BODY, { 'content-type': 'text/html; charset=utf-8' });
       return;
     }
-
     const fault = deps.faults.next();
     if (fault?.kind === 'hang') {
       hanging.add(res);
@@ -126,47 +83,13 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
       send(404, JSON.stringify({ code: 404, message: `no such path: ${url.pathname}` }));
       return;
     }
-    // A summary comes through the site API's CDN, which can lag FastCast's document.
-    const cdnLag = match.operation.name.endsWith('_summary') ? deps.faults.cdnLag : 0;
-    const now = deps.clock.now() - cdnLag;
-    const params = clientParams(match, url.searchParams);
-    const early = rules2026 ? answerBefore(match, params, deps.store, deps.games) : undefined;
-    let resolved = early ?? resolve(match, params, deps.store, deps.games, now, deps.espnRules);
-    if (resolved.game && resolved.game.state(now).state === 'in') {
-      // Corrections, removals, late plays and rescores happen to live games only, as ESPN's stat crews make them.
-      const changed =
-        (deps.faults.roll('correct') &&
-          resolved.game.correctPlay(now, () => deps.faults.draw()) !== undefined) ||
-        (deps.faults.roll('remove') &&
-          resolved.game.removePlay(now, () => deps.faults.draw()) !== undefined) ||
-        (deps.faults.roll('insert') &&
-          resolved.game.insertPlay(now, () => deps.faults.draw()) !== undefined) ||
-        (deps.faults.roll('rescore') &&
-          resolved.game.rescorePlay(now, () => deps.faults.draw()) !== undefined);
-      if (changed) resolved = resolve(match, params, deps.store, deps.games, now, deps.espnRules);
-    }
-    if (rules2026) resolved = answerAfter(match, params, resolved);
+    const resolved = resolveRequest(deps, match, url.searchParams);
     if (fault?.kind === 'malformed') {
       // A truncated body, as when a connection is cut mid-payload; no validator so nothing caches it.
       send(resolved.status, resolved.text.slice(0, Math.max(1, Math.floor(resolved.text.length / 2))));
       return;
     }
-    if (resolved.status !== 200) {
-      // An error is not a payload a client should cache, so it carries no validators.
-      send(resolved.status, resolved.text);
-      return;
-    }
-    const etag = etagOf(resolved.text);
-    const validators = {
-      etag,
-      'last-modified': lastModified(etag),
-      'cache-control': `max-age=${Math.max(1, Math.round(match.operation.ttlMs / 1000))}`,
-    };
-    if (matchesEtag(headers['if-none-match'], etag)) {
-      send(304, undefined, validators);
-      return;
-    }
-    send(200, resolved.text, validators);
+    answer(resolved, match, headers, send, validators);
   };
 
   const server = createServer((req, res) => {
@@ -186,6 +109,138 @@ export function createSimulatorServer(deps: ServerDeps): SimulatorServer {
       for (const res of hanging) res.destroy();
       hanging.clear();
       server.closeAllConnections();
+    },
+  };
+}
+
+type Send = (status: number, body: string | undefined, extra?: Record<string, string>) => void;
+
+function requestHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** Logs the request, and gives the answer's sender, which records the status it sends. */
+function loggedSender(
+  deps: ServerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  headers: Record<string, string>,
+): Send {
+  const entry: UpstreamRequest = {
+    at: deps.clock.now(),
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers,
+    status: 0,
+  };
+  deps.log.add(entry);
+  return (status, body, extra = {}) => {
+    entry.status = status;
+    deps.logger.debug(
+      { method: entry.method, path: entry.path, query: entry.query, status },
+      'upstream request',
+    );
+    if (res.destroyed) return;
+    res.writeHead(status, {
+      ...(body !== undefined ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+      ...extra,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+}
+
+/** The payload of a matched route at this moment, after any stat crew's change to a live game. */
+function resolveRequest(deps: ServerDeps, match: RouteMatch, query: URLSearchParams): Resolved {
+  const rules2026 = deps.espnRules === '2026';
+  // A summary comes through the site API's CDN, which can lag FastCast's document.
+  const cdnLag = match.operation.name.endsWith('_summary') ? deps.faults.cdnLag : 0;
+  const now = deps.clock.now() - cdnLag;
+  const params = clientParams(match, query);
+  const early = rules2026 ? answerBefore(match, params, deps.store, deps.games) : undefined;
+  let resolved = early ?? resolve(match, params, deps.store, deps.games, now, deps.espnRules);
+  if (
+    resolved.game &&
+    resolved.game.state(now).state === 'in' &&
+    statCrewChanged(deps.faults, resolved.game, now)
+  )
+    resolved = resolve(match, params, deps.store, deps.games, now, deps.espnRules);
+  return rules2026 ? answerAfter(match, params, resolved) : resolved;
+}
+
+/**
+ * Corrections, removals, late plays and rescores happen to live games only, as ESPN's stat crews
+ * make them: at most one per request. Returns whether the game changed.
+ */
+function statCrewChanged(faults: Faults, game: SimulatedGame, now: number): boolean {
+  const draw = (): number => faults.draw();
+  return (
+    (faults.roll('correct') && game.correctPlay(now, draw) !== undefined) ||
+    (faults.roll('remove') && game.removePlay(now, draw) !== undefined) ||
+    (faults.roll('insert') && game.insertPlay(now, draw) !== undefined) ||
+    (faults.roll('rescore') && game.rescorePlay(now, draw) !== undefined)
+  );
+}
+
+/** A resolved payload with its validators, or 304 when the client holds it already. */
+function answer(
+  resolved: Resolved,
+  match: RouteMatch,
+  headers: Record<string, string>,
+  send: Send,
+  validators: Validators,
+): void {
+  if (resolved.status !== 200) {
+    // An error is not a payload a client should cache, so it carries no validators.
+    send(resolved.status, resolved.text);
+    return;
+  }
+  const etag = validators.etagOf(resolved.text);
+  const sent = {
+    etag,
+    'last-modified': validators.lastModified(etag),
+    'cache-control': `max-age=${Math.max(1, Math.round(match.operation.ttlMs / 1000))}`,
+  };
+  if (matchesEtag(headers['if-none-match'], etag)) {
+    send(304, undefined, sent);
+    return;
+  }
+  send(200, resolved.text, sent);
+}
+
+interface Validators {
+  /** A payload's ETag: a hash of its text, memoised for the payloads in rotation. */
+  etagOf(text: string): string;
+  /** When the simulator first served the payload of this ETag. */
+  lastModified(etag: string): string;
+}
+
+function createValidators(clock: { now(): number }): Validators {
+  const firstSeen = new Map<string, number>();
+  const etags = new Map<string, string>();
+  return {
+    etagOf(text) {
+      let etag = etags.get(text);
+      if (etag === undefined) {
+        etag = `"${createHash('sha1').update(text).digest('base64url').slice(0, 27)}"`;
+        if (etags.size >= ETAG_MEMO_SIZE) etags.delete(etags.keys().next().value as string);
+        etags.set(text, etag);
+      }
+      return etag;
+    },
+    lastModified(etag) {
+      let at = firstSeen.get(etag);
+      if (at === undefined) {
+        if (firstSeen.size >= MAX_TRACKED_ETAGS) firstSeen.clear();
+        at = clock.now();
+        firstSeen.set(etag, at);
+      }
+      return new Date(at).toUTCString();
     },
   };
 }

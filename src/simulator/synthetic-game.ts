@@ -1,18 +1,12 @@
 import { LEAGUE_SEGMENT, isCollege, type League } from '../core/leagues.js';
 import { conferenceOf, pollRank } from './generated-college-payloads.js';
 import { periodFormat } from '../core/periods.js';
-import { athleteObject, rosterFor, type SimAthlete } from './athletes.js';
+import { rosterFor } from './athletes.js';
 import { createRandom, hashString, randomInt } from './random.js';
 import { leagueIdentity } from './generated-common.js';
 import { LEAGUE_UID, TEAMS, displayName, teamObject, type CatalogTeam } from './team-catalog.js';
-import {
-  emptyLine,
-  OVERTIME_SECONDS,
-  PERIOD_SECONDS,
-  simulatePlays,
-  type AthleteLine,
-  type SimulatedPlays,
-} from './synthetic-plays.js';
+import { OVERTIME_SECONDS, PERIOD_SECONDS, simulatePlays, type SimulatedPlays } from './synthetic-plays.js';
+import { boxscore, leaders } from './synthetic-boxscore.js';
 import type { FinishedSummary, JsonObject } from './espn-shapes.js';
 import { statusObject } from './game-status.js';
 import { tournamentGame } from './tournament-games.js';
@@ -38,6 +32,7 @@ const BASE_TIPOFF: Readonly<Record<League, number>> = {
 const TIPOFF_GAP_MS = 5 * 60_000;
 
 const isoMinute = (ms: number): string => new Date(ms).toISOString().slice(0, 16) + 'Z';
+const isoSecond = (ms: number): string => new Date(ms).toISOString().replace('.000', '');
 
 /**
  * A college team's conference in the header's `team.groups`, as ESPN's college summaries carry it
@@ -108,291 +103,171 @@ export function generateFinishedSummary(
   const [h, a] = pairTeams(league, random, seed, options.slot);
   const homeTeam = teams[h] as CatalogTeam;
   const awayTeam = teams[a] as CatalogTeam;
-  const tournament = options.slot === undefined ? undefined : tournamentGame(league, options.slot);
   const home = { id: homeTeam.id, name: homeTeam.name, roster: rosterFor(league, homeTeam) };
   const away = { id: awayTeam.id, name: awayTeam.name, roster: rosterFor(league, awayTeam) };
   const scheduled = BASE_TIPOFF[league] + index * TIPOFF_GAP_MS;
   // Tip-off follows the scheduled time by ten minutes or so, as on ESPN.
   const sim = simulatePlays(league, id, home, away, scheduled + randomInt(random, 8, 13) * 60_000, random);
-  const competitor = (team: CatalogTeam, side: 'home' | 'away'): Json => {
-    const score = side === 'home' ? sim.homeScore : sim.awayScore;
-    const won = side === 'home' ? sim.homeScore > sim.awayScore : sim.awayScore > sim.homeScore;
-    return {
-      id: team.id,
-      uid: `${LEAGUE_UID[league]}~t:${team.id}`,
-      order: side === 'home' ? 0 : 1,
-      homeAway: side,
-      winner: won,
-      team: { ...teamObject(league, team), ...collegeGroups(league, team) },
-      ...collegeRank(league, team),
-      score: String(score),
-      linescores: sim.linescores[side].map((n) => ({ displayValue: String(n) })),
-      record: [{ type: 'total', summary: '20-20', displayValue: '20-20' }],
-      possession: false,
-    };
-  };
-  const finalStatus = statusObject({
-    state: 'post',
-    period: sim.periods,
-    displayClock: '0.0',
-    endOfPeriod: false,
+  const game: SyntheticGame = {
     league,
-  });
-  const uid = `${LEAGUE_UID[league]}~e:${id}`;
-  const venue = {
-    id: String(3000 + (Number(homeTeam.id) % 1000)),
-    guid: `sim-venue-${homeTeam.id}`,
-    fullName: `${homeTeam.location} Arena`,
-    shortName: `${homeTeam.location} Arena`,
-    address: { city: homeTeam.location, state: '' },
-    grass: false,
-    images: [],
+    id,
+    sim,
+    teams: [homeTeam, awayTeam],
+    scheduled,
+    tournament: options.slot === undefined ? undefined : tournamentGame(league, options.slot),
   };
-  const season = { year: new Date(scheduled).getUTCFullYear(), current: false, type: tournament ? 3 : 2 };
   return {
-    boxscore: boxscore(league, sim, [homeTeam, awayTeam]),
-    format: {
-      regulation: {
-        periods: periodFormat(league).regulation,
-        displayName: periodFormat(league).unit,
-        slug: periodFormat(league).unit.toLowerCase(),
-        clock: PERIOD_SECONDS[league],
-      },
-      overtime: { displayName: 'Overtime', slug: 'overtime', clock: OVERTIME_SECONDS },
-    },
-    gameInfo: {
-      venue,
-      attendance: randomInt(random, 9_000, 20_000),
-      officials: ['Alex Morgan', 'Sam Rivera', 'Jordan Lee'].map((name, i) => ({
-        fullName: name,
-        displayName: name,
-        position: { name: 'Referee', displayName: 'Referee', id: '40' },
-        order: i + 1,
-      })),
-    },
-    leaders: leaders(league, sim, [homeTeam, awayTeam]),
+    boxscore: boxscore(league, sim, game.teams),
+    format: gameFormat(league),
+    gameInfo: gameInfo(homeTeam, random),
+    leaders: leaders(league, sim, game.teams),
     seasonseries: [],
     injuries: [],
     broadcasts: [],
     pickcenter: [],
     odds: [],
     againstTheSpread: [],
-    header: {
-      id,
-      uid,
-      season,
-      ...(tournament ? { gameNote: tournament.gameNote } : {}),
-      timeValid: true,
-      competitions: [
-        {
-          id,
-          uid: `${uid}~c:${id}`,
-          date: isoMinute(scheduled),
-          ...(tournament ? { tournamentId: tournament.tournamentId } : {}),
-          neutralSite: tournament !== undefined,
-          conferenceCompetition: false,
-          boxscoreAvailable: true,
-          commentaryAvailable: false,
-          liveAvailable: false,
-          shotChartAvailable: true,
-          timeoutsAvailable: true,
-          possessionArrowAvailable: false,
-          onWatchESPN: false,
-          recent: false,
-          wallclockAvailable: true,
-          boxscoreSource: 'full',
-          playByPlaySource: 'full',
-          competitors: [competitor(homeTeam, 'home'), competitor(awayTeam, 'away')],
-          status: { type: finalStatus.type },
-          broadcasts: [],
-          boxscoreMinutes: true,
-        },
-      ],
-      links: [],
-      league: { ...leagueIdentity(league), isTournament: false, links: [] },
-    },
+    header: summaryHeader(game),
     news: { header: `${LEAGUE_SEGMENT[league].toUpperCase()} News`, articles: [] },
     plays: sim.plays,
-    article: {
-      id: 30_000_000 + (hashString(id) % 1_000_000),
-      type: 'Recap',
-      gameId: id,
-      headline: `${displayName(sim.homeScore > sim.awayScore ? homeTeam : awayTeam)} win ${Math.max(sim.homeScore, sim.awayScore)}-${Math.min(sim.homeScore, sim.awayScore)}`,
-      description: 'A simulated game.',
-      published: new Date(sim.lastWallclock + 20 * 60_000).toISOString().replace('.000', ''),
-    },
+    article: recap(game),
     videos: [],
     wallclockAvailable: true,
     meta: {
       gameState: 'post',
-      firstPlayWallClock: new Date(sim.firstWallclock).toISOString().replace('.000', ''),
-      lastPlayWallClock: new Date(sim.lastWallclock).toISOString().replace('.000', ''),
+      firstPlayWallClock: isoSecond(sim.firstWallclock),
+      lastPlayWallClock: isoSecond(sim.lastWallclock),
     },
     winprobability: sim.winprobability,
     standings: { header: 'Standings', groups: [] },
   };
 }
 
-const PLAYER_KEYS = [
-  'minutes',
-  'points',
-  'fieldGoalsMade-fieldGoalsAttempted',
-  'threePointFieldGoalsMade-threePointFieldGoalsAttempted',
-  'freeThrowsMade-freeThrowsAttempted',
-  'rebounds',
-  'assists',
-  'turnovers',
-  'steals',
-  'blocks',
-  'offensiveRebounds',
-  'defensiveRebounds',
-  'fouls',
-  'plusMinus',
-];
-const PLAYER_LABELS = [
-  'MIN',
-  'PTS',
-  'FG',
-  '3PT',
-  'FT',
-  'REB',
-  'AST',
-  'TO',
-  'STL',
-  'BLK',
-  'OREB',
-  'DREB',
-  'PF',
-  '+/-',
-];
-
-function statLine(l: AthleteLine): string[] {
-  return [
-    String(Math.round(l.seconds / 60)),
-    String(l.points),
-    `${l.fgm}-${l.fga}`,
-    `${l.tpm}-${l.tpa}`,
-    `${l.ftm}-${l.fta}`,
-    String(l.oreb + l.dreb),
-    String(l.ast),
-    String(l.to),
-    String(l.stl),
-    String(l.blk),
-    String(l.oreb),
-    String(l.dreb),
-    String(l.pf),
-    l.plusMinus > 0 ? `+${l.plusMinus}` : String(l.plusMinus),
-  ];
+/** A game once played: what its summary's parts are written from. */
+interface SyntheticGame {
+  readonly league: League;
+  readonly id: string;
+  readonly sim: SimulatedPlays;
+  /** Home, away. */
+  readonly teams: readonly [CatalogTeam, CatalogTeam];
+  /** The scheduled tip-off (ms). */
+  readonly scheduled: number;
+  /** The tournament round the game belongs to, when it is one. */
+  readonly tournament: ReturnType<typeof tournamentGame>;
 }
 
-function totals(roster: readonly SimAthlete[], sim: SimulatedPlays): AthleteLine {
-  const sum = emptyLine();
-  for (const athlete of roster) {
-    const l = sim.lines.get(athlete.id);
-    if (!l) continue;
-    for (const k of Object.keys(sum) as (keyof AthleteLine)[]) sum[k] += l[k];
-  }
-  return sum;
-}
-
-const pct = (made: number, attempted: number): string =>
-  attempted ? String(Math.round((made / attempted) * 100)) : '0';
-
-function boxscore(league: League, sim: SimulatedPlays, teams: readonly [CatalogTeam, CatalogTeam]): Json {
+function gameFormat(league: League): Json {
   return {
-    teams: teams.map((team, i) => {
-      const t = totals(rosterFor(league, team), sim);
-      const stat = (name: string, label: string, displayValue: string, abbreviation?: string) => ({
-        name,
-        displayValue,
-        ...(abbreviation ? { abbreviation } : {}),
-        label,
-      });
-      return {
-        team: teamObject(league, team),
-        statistics: [
-          stat('fieldGoalsMade-fieldGoalsAttempted', 'FG', `${t.fgm}-${t.fga}`),
-          stat('fieldGoalPct', 'Field Goal %', pct(t.fgm, t.fga), 'FG%'),
-          stat('threePointFieldGoalsMade-threePointFieldGoalsAttempted', '3PT', `${t.tpm}-${t.tpa}`),
-          stat('threePointFieldGoalPct', 'Three Point %', pct(t.tpm, t.tpa), '3P%'),
-          stat('freeThrowsMade-freeThrowsAttempted', 'FT', `${t.ftm}-${t.fta}`),
-          stat('freeThrowPct', 'Free Throw %', pct(t.ftm, t.fta), 'FT%'),
-          stat('totalRebounds', 'Rebounds', String(t.oreb + t.dreb), 'REB'),
-          stat('offensiveRebounds', 'Offensive Rebounds', String(t.oreb), 'OR'),
-          stat('defensiveRebounds', 'Defensive Rebounds', String(t.dreb), 'DR'),
-          stat('assists', 'Assists', String(t.ast), 'AST'),
-          stat('steals', 'Steals', String(t.stl), 'STL'),
-          stat('blocks', 'Blocks', String(t.blk), 'BLK'),
-          stat('turnovers', 'Turnovers', String(t.to), 'TO'),
-          stat('fouls', 'Fouls', String(t.pf), 'PF'),
-        ],
-        displayOrder: i === 0 ? 2 : 1,
-        homeAway: i === 0 ? 'home' : 'away',
-      };
-    }),
-    players: teams.map((team, i) => {
-      const roster = rosterFor(league, team);
-      const t = totals(roster, sim);
-      return {
-        team: teamObject(league, team),
-        statistics: [
-          {
-            names: PLAYER_LABELS,
-            keys: PLAYER_KEYS,
-            labels: PLAYER_LABELS,
-            descriptions: PLAYER_LABELS,
-            athletes: roster.map((athlete, n) => {
-              const l = sim.lines.get(athlete.id);
-              const played = !!l && l.seconds > 0;
-              return {
-                active: n < 5,
-                athlete: athleteObject(league, athlete),
-                starter: n < 5,
-                didNotPlay: !played,
-                reason: played ? '' : "COACH'S DECISION",
-                ejected: false,
-                stats: played && l ? statLine(l) : [],
-              };
-            }),
-            totals: ['', ...statLine(t).slice(1, 13), ''],
-          },
-        ],
-        displayOrder: i === 0 ? 2 : 1,
-      };
-    }),
+    regulation: {
+      periods: periodFormat(league).regulation,
+      displayName: periodFormat(league).unit,
+      slug: periodFormat(league).unit.toLowerCase(),
+      clock: PERIOD_SECONDS[league],
+    },
+    overtime: { displayName: 'Overtime', slug: 'overtime', clock: OVERTIME_SECONDS },
   };
 }
 
-function leaders(league: League, sim: SimulatedPlays, teams: readonly [CatalogTeam, CatalogTeam]): Json[] {
-  const categories = [
-    ['points', 'Points', (l: AthleteLine) => l.points],
-    ['assists', 'Assists', (l: AthleteLine) => l.ast],
-    ['rebounds', 'Rebounds', (l: AthleteLine) => l.oreb + l.dreb],
-  ] as const;
-  return teams.map((team) => ({
-    team: teamObject(league, team),
-    leaders: categories.map(([name, label, value]) => {
-      const best = [...rosterFor(league, team)].sort(
-        (x, y) =>
-          value(sim.lines.get(y.id) ?? ({} as AthleteLine)) -
-          value(sim.lines.get(x.id) ?? ({} as AthleteLine)),
-      )[0];
-      const v = best ? value(sim.lines.get(best.id) as AthleteLine) : 0;
-      return {
-        name,
-        displayName: label,
-        leaders: best
-          ? [
-              {
-                displayValue: String(v),
-                value: v,
-                athlete: athleteObject(league, best),
-                mainStat: { value: String(v), label: label.slice(0, 3).toUpperCase() },
-                summary: `${v} ${label.slice(0, 3).toUpperCase()}`,
-              },
-            ]
-          : [],
-      };
-    }),
-  }));
+/** The venue (the home team's arena), the crowd and the officials. */
+function gameInfo(homeTeam: CatalogTeam, random: () => number): Json {
+  return {
+    venue: {
+      id: String(3000 + (Number(homeTeam.id) % 1000)),
+      guid: `sim-venue-${homeTeam.id}`,
+      fullName: `${homeTeam.location} Arena`,
+      shortName: `${homeTeam.location} Arena`,
+      address: { city: homeTeam.location, state: '' },
+      grass: false,
+      images: [],
+    },
+    attendance: randomInt(random, 9_000, 20_000),
+    officials: ['Alex Morgan', 'Sam Rivera', 'Jordan Lee'].map((name, i) => ({
+      fullName: name,
+      displayName: name,
+      position: { name: 'Referee', displayName: 'Referee', id: '40' },
+      order: i + 1,
+    })),
+  };
+}
+
+/** The summary's header: season, the competition with both sides' final scores, the league. */
+function summaryHeader(game: SyntheticGame): Json {
+  const { league, id, tournament, scheduled } = game;
+  const [homeTeam, awayTeam] = game.teams;
+  const uid = `${LEAGUE_UID[league]}~e:${id}`;
+  const finalStatus = statusObject({
+    state: 'post',
+    period: game.sim.periods,
+    displayClock: '0.0',
+    endOfPeriod: false,
+    league,
+  });
+  return {
+    id,
+    uid,
+    season: { year: new Date(scheduled).getUTCFullYear(), current: false, type: tournament ? 3 : 2 },
+    ...(tournament ? { gameNote: tournament.gameNote } : {}),
+    timeValid: true,
+    competitions: [
+      {
+        id,
+        uid: `${uid}~c:${id}`,
+        date: isoMinute(scheduled),
+        ...(tournament ? { tournamentId: tournament.tournamentId } : {}),
+        neutralSite: tournament !== undefined,
+        conferenceCompetition: false,
+        boxscoreAvailable: true,
+        commentaryAvailable: false,
+        liveAvailable: false,
+        shotChartAvailable: true,
+        timeoutsAvailable: true,
+        possessionArrowAvailable: false,
+        onWatchESPN: false,
+        recent: false,
+        wallclockAvailable: true,
+        boxscoreSource: 'full',
+        playByPlaySource: 'full',
+        competitors: [competitor(game, homeTeam, 'home'), competitor(game, awayTeam, 'away')],
+        status: { type: finalStatus.type },
+        broadcasts: [],
+        boxscoreMinutes: true,
+      },
+    ],
+    links: [],
+    league: { ...leagueIdentity(league), isTournament: false, links: [] },
+  };
+}
+
+function competitor(game: SyntheticGame, team: CatalogTeam, side: 'home' | 'away'): Json {
+  const { league, sim } = game;
+  const score = side === 'home' ? sim.homeScore : sim.awayScore;
+  const won = side === 'home' ? sim.homeScore > sim.awayScore : sim.awayScore > sim.homeScore;
+  return {
+    id: team.id,
+    uid: `${LEAGUE_UID[league]}~t:${team.id}`,
+    order: side === 'home' ? 0 : 1,
+    homeAway: side,
+    winner: won,
+    team: { ...teamObject(league, team), ...collegeGroups(league, team) },
+    ...collegeRank(league, team),
+    score: String(score),
+    linescores: sim.linescores[side].map((n) => ({ displayValue: String(n) })),
+    record: [{ type: 'total', summary: '20-20', displayValue: '20-20' }],
+    possession: false,
+  };
+}
+
+/** The recap article, published twenty minutes after the last play. */
+function recap(game: SyntheticGame): Json {
+  const { sim, id } = game;
+  const [homeTeam, awayTeam] = game.teams;
+  const winner = sim.homeScore > sim.awayScore ? homeTeam : awayTeam;
+  return {
+    id: 30_000_000 + (hashString(id) % 1_000_000),
+    type: 'Recap',
+    gameId: id,
+    headline: `${displayName(winner)} win ${Math.max(sim.homeScore, sim.awayScore)}-${Math.min(sim.homeScore, sim.awayScore)}`,
+    description: 'A simulated game.',
+    published: isoSecond(sim.lastWallclock + 20 * 60_000),
+  };
 }

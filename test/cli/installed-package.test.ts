@@ -204,15 +204,19 @@ describe('the installed package', () => {
     writeFileSync(
       join(app, 'imports.mjs'),
       [
-        "import { createClient, OPERATION_NAMES } from 'courtside';",
-        "import { connect } from 'courtside/client';",
+        "import { createClient, createEspnClient, OPERATION_NAMES } from 'courtside';",
+        "import { Client, connect, CourtsideClientError, LiveClient, LiveClientError } from 'courtside/client';",
         "import { startUpstream } from 'courtside/simulator';",
-        'console.log(JSON.stringify([typeof createClient, OPERATION_NAMES.length, typeof connect, typeof startUpstream]));',
+        'console.log(JSON.stringify([typeof createEspnClient, OPERATION_NAMES.length, typeof connect, typeof startUpstream]));',
+        'console.log(JSON.stringify([createClient === createEspnClient, Client === LiveClient, CourtsideClientError === LiveClientError]));',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, ['imports.mjs'], { cwd: app });
-    const [client, operations, connect, upstream] = JSON.parse(stdout) as [string, number, string, string];
+    const [line, aliasLine] = stdout.trim().split('\n') as [string, string];
+    const [client, operations, connect, upstream] = JSON.parse(line) as [string, number, string, string];
     expect([client, connect, upstream]).toEqual(['function', 'function', 'function']);
     expect(operations).toBe(OPERATION_NAMES.length);
+    // The earlier names still work for users who import them.
+    expect(JSON.parse(aliasLine)).toEqual([true, true, true]);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordAll } from '../../src/cli/record.js';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import { OPERATIONS } from '../../src/espn/operations.js';
 
 const PRO_OPERATIONS = [...OPERATIONS.values()].filter(
@@ -106,7 +106,7 @@ describeRecorded(!HAVE_FIXTURES)(`courtside record`, () => {
 
   it('a second simulator started on the recorded folder serves the same payloads back', async () => {
     const replayed = await startUpstream({ fixturesDir: out, espnRules: 'legacy', logger: silentLogger });
-    const client = createClient({ upstream: replayed.url, retries: 0, cache: false });
+    const client = createEspnClient({ upstream: replayed.url, retries: 0, cache: false });
     try {
       const files = listRecorded(out);
       expect(files.length).toBeGreaterThanOrEqual(PRO_OPERATIONS.length);
@@ -133,7 +133,7 @@ describeRecorded(!HAVE_FIXTURES)(`courtside record`, () => {
     const failing = await startUpstream({ fixturesDir: FIXTURES_DIR, logger: silentLogger });
     // Every request fails with a 500: nothing is written, every failure is named.
     failing.faults.set('error=1');
-    const client = createClient({ upstream: failing.url, retries: 0 });
+    const client = createEspnClient({ upstream: failing.url, retries: 0 });
     const steps: string[] = [];
     try {
       const result = await recordAll({

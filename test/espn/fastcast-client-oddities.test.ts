@@ -9,7 +9,7 @@ import {
   fastcastOversize,
   fastcastUnknownOps,
 } from '../../src/core/metrics.js';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import {
   createFastcastClient,
   type FastcastClient,
@@ -64,7 +64,7 @@ async function run(script: ScriptOptions, client: Partial<FastcastClientOptions>
   const time = new VirtualTime();
   const server = await startScript({ now: () => time.now(), ...script });
   open.push(server);
-  const http = createClient({ upstream: server.url, timeoutMs: 2000, retries: 0, retryBaseMs: 10 });
+  const http = createEspnClient({ upstream: server.url, timeoutMs: 2000, retries: 0, retryBaseMs: 10 });
   open.push(http);
   const docs: TopicDocument[] = [];
   const losses: Run['losses'] = [];

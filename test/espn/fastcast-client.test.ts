@@ -6,7 +6,7 @@ import {
   type ResyncLimit,
   type TopicLoss,
 } from '../../src/espn/fastcast-client.js';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import { gameTopic } from '../../src/espn/fastcast-wire.js';
 import type { DocumentRequest } from '../../src/espn/http.js';
 import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
@@ -58,7 +58,7 @@ async function setup(
   const docs: TopicDocument[] = [];
   const losses: TopicLoss[] = [];
   const checkpoints: DocumentRequest[] = [];
-  const http = createClient({ upstream: up.url, timeoutMs: 2000, retries: 1, retryBaseMs: 10 });
+  const http = createEspnClient({ upstream: up.url, timeoutMs: 2000, retries: 1, retryBaseMs: 10 });
   open.push(http);
   const client = createFastcastClient(
     testFastcastOptions(up.fastcastUrl as string, {

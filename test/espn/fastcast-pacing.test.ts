@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import { createFastcastClient } from '../../src/espn/fastcast-client.js';
 import { gameTopic } from '../../src/espn/fastcast-wire.js';
 import { startUpstream } from '../../src/simulator/index.js';
@@ -24,7 +24,7 @@ describe('FastCast subscription pacing, against the simulator', () => {
     open.push(up);
     // Every game of the slate under way.
     clock.ms += 6 * 3_600_000;
-    const http = createClient({ upstream: up.url, timeoutMs: 5000, retries: 1, retryBaseMs: 10 });
+    const http = createEspnClient({ upstream: up.url, timeoutMs: 5000, retries: 1, retryBaseMs: 10 });
     open.push(http);
     // The pacer's waits run in virtual time: the checkpoints' times are read on it.
     const time = new VirtualTime();

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import type { GameSnapshot } from '../../src/model/events.js';
-import { clientScriptRoute } from '../../src/server/client-script.js';
+import { clientScriptRoute } from '../../src/server/live-client-script.js';
 import type { DaemonServer } from '../../src/server/server.js';
-import { connect, gameState, type Client, type LiveGame } from '../../src/live-client/courtside.js';
+import { connect, gameState, type LiveClient, type LiveGame } from '../../src/live-client/courtside.js';
 import { MENS_FINAL, startStack, type Stack } from '../cli/harness.js';
 import { commit, startServer } from '../server/gateway-harness.js';
 import { HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
@@ -31,7 +31,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
     let stack: Stack | undefined;
     let bus: Bus | undefined;
     let server: DaemonServer | undefined;
-    let client: Client | undefined;
+    let client: LiveClient | undefined;
     beforeAll(async () => {
       browser = await launchChromium();
     });

@@ -5,8 +5,8 @@ import type { DaemonServer } from '../../src/server/server.js';
 import {
   backoffMs,
   connect,
-  CourtsideClientError,
-  type Client,
+  LiveClientError,
+  type LiveClient,
   type GameEvent,
   type StateChange,
   type SubscriptionMessage,
@@ -26,7 +26,7 @@ describe('client library', () => {
   let bus: Bus;
   let server: DaemonServer | undefined;
   let proxy: TcpProxy | undefined;
-  let client: Client | undefined;
+  let client: LiveClient | undefined;
   afterEach(async () => {
     await client?.close();
     await proxy?.close();
@@ -133,7 +133,7 @@ describe('client library', () => {
     expect(client.state).toBe('closed');
     expect(states.at(-1)).toMatchObject({ state: 'closed', code: 'unauthorized' });
     expect(states.at(-1)?.reason).toMatch(/refused the connection \(401\): it needs a token/);
-    expect(errors[0]).toBeInstanceOf(CourtsideClientError);
+    expect(errors[0]).toBeInstanceOf(LiveClientError);
 
     // With the token (sent as a header by `ws`) it connects.
     client = connect(server!.url, { token: 's3cret' });

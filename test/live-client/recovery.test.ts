@@ -7,7 +7,7 @@ import {
   connect,
   gameState,
   toSnapshot,
-  type Client,
+  type LiveClient,
   type StateChange,
 } from '../../src/live-client/courtside.js';
 import { MENS_FINAL, runCli, type CliRun } from '../cli/harness.js';
@@ -92,7 +92,7 @@ describeRecorded(!HAVE_FIXTURES || !MENS_FINAL || !REDIS)(`client library recove
   let upstream: RunningUpstream | undefined;
   let daemon: CliRun | undefined;
   let proxy: TcpProxy | undefined;
-  let client: Client | undefined;
+  let client: LiveClient | undefined;
   afterEach(async () => {
     await client?.close();
     await proxy?.close();

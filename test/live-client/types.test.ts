@@ -9,8 +9,9 @@ import { ROOT } from '../cli/harness.js';
 /**
  * The client library's types, checked by the TypeScript compiler itself: the hand-written
  * declarations equal the model's (typecheck/drift.ts), a user's example narrows events by `type`
- * (typecheck/narrowing.ts, with @ts-expect-error where narrowing must refuse), the library's
- * JavaScript passes `checkJs` against its own JSDoc, and a wrong access does fail.
+ * (typecheck/narrowing.ts, with @ts-expect-error where narrowing must refuse), the earlier names
+ * equal the current ones (typecheck/aliases.ts), the library's JavaScript passes `checkJs` against
+ * its own JSDoc, and a wrong access does fail.
  */
 const run = promisify(execFile);
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -52,6 +53,7 @@ describe('client library types', () => {
       [
         join(ROOT, 'test/live-client/typecheck/drift.ts'),
         join(ROOT, 'test/live-client/typecheck/narrowing.ts'),
+        join(ROOT, 'test/live-client/typecheck/aliases.ts'),
         join(ROOT, 'src/live-client/courtside.js'),
       ],
       { allowJs: true, checkJs: true },

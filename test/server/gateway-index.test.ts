@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type GameEvent } from '../../src/model/events.js';
-import type { SubscriptionFilter } from '../../src/server/client-protocol.js';
+import type { SubscriptionFilter } from '../../src/server/viewer-protocol.js';
 import { createSubscriptionIndex, matchesFilter } from '../../src/server/subscription-index.js';
 import { textFrame } from '../../src/server/ws-frames.js';
 

@@ -4,7 +4,7 @@ import type { GameSnapshot } from '../../src/model/events.js';
 import { createFirstPaint } from '../../src/server/overlay-first-paint.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { diffSummary } from '../../streams/game-diff.js';
-import { fullDelta, newGameState, type GameDiffState } from '../../streams/game-state.js';
+import { fullDelta, newGameState, type GameDiffState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import { createSnapshotSource } from '../../streams/snapshot-source.js';
 import { rawPlay, summary } from '../streams/helpers.js';

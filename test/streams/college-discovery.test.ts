@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../src/bus/memory.js';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream } from '../../src/simulator/index.js';
 import { createEngine } from '../../streams/engine.js';
@@ -17,7 +17,7 @@ describe('live discovery of the college leagues', () => {
   it('asks college scoreboards for all of Division I with a large limit, the pro boards as before', async () => {
     const sim = await startUpstream({ logger: silentLogger });
     cleanup.push(() => sim.close());
-    const client = createClient({ upstream: sim.url, timeoutMs: 2_000, retries: 0 });
+    const client = createEspnClient({ upstream: sim.url, timeoutMs: 2_000, retries: 0 });
     cleanup.push(() => client.close());
     const bus = createMemoryBus();
     cleanup.push(() => bus.close());

@@ -25,7 +25,7 @@ import {
   type CustodyState,
   type CustodyTimings,
 } from '../../streams/custody.js';
-import { newGameState, type GameDiffState } from '../../streams/game-state.js';
+import { newGameState, type GameDiffState } from '../../streams/diff-state.js';
 
 // Custody is pure: time is the `now` each transition is given, so these tests run in virtual time
 // by passing the clock along (t0 + offsets), with no timer at all.

@@ -5,7 +5,7 @@ import { UpstreamPayloadError } from '../../src/core/errors.js';
 import { parsePlays } from '../../src/tables/index.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { diffSummary, STALE_ACCEPT_AFTER } from '../../streams/game-diff.js';
-import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
+import { newGameState, restoreGameState, type GameDiffState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import {
   HAVE_FIXTURES,

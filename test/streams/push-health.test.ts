@@ -92,7 +92,7 @@ describe('push health', () => {
  * Whatever push reports and whenever, a live game is never left without a summary poll for
  * longer than one summary interval plus the reconciliation interval: the poller ticks every
  * `summaryMs` and, at each tick, diffs a pending pushed document unless the poll is overdue, or
- * else checks the resync grace and asks `pollDue` (summary-poller.ts). Events come from pushed
+ * else checks the resync grace and asks `pollDue` (game-document.ts). Events come from pushed
  * documents or from polls; with the polls so bounded, no state of the push client (whatever
  * documents it hands out, or none) can keep a game's events away longer.
  */

@@ -1,7 +1,7 @@
 import { createDeflate } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import { silentLogger } from '../../src/core/log.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import { loadPushConfig } from '../../src/daemon/push-config.js';
@@ -93,7 +93,7 @@ describe('a daemon whose FastCast misbehaves for a live game', () => {
       });
       cleanup.push(() => upstream.close());
       const game = upstream.games[0]!;
-      const site = createClient({ upstream: upstream.url, timeoutMs: 2000 });
+      const site = createEspnClient({ upstream: upstream.url, timeoutMs: 2000 });
       cleanup.push(() => site.close());
       // The scenario names the server's checkpoint URLs; the server is started with the scenario.
       const started: { server?: ScriptServer } = {};

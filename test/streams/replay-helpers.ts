@@ -1,17 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import type { League } from '../../src/core/leagues.js';
 import { silentLogger } from '../../src/core/log.js';
-import { createFastcastClient, type FastcastListener } from '../../src/espn/fastcast-client.js';
+import { createFastcastClient } from '../../src/espn/fastcast-client.js';
+import { createFastcastGames } from '../../src/espn/fastcast-games.js';
 import type { GameEvent } from '../../src/model/events.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { createReplayGame, revealSchedule } from '../../src/simulator/replay-game.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
 import { diffSummary } from '../../streams/game-diff.js';
-import { newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
+import { newGameState, restoreGameState, type GameDiffState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import type { FixtureFile } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
@@ -259,7 +260,7 @@ export async function replayLive(options: {
     ...(options.faults ? { faults: options.faults } : {}),
   });
   cleanup.push(() => sim.close());
-  const client = createClient({
+  const client = createEspnClient({
     upstream: sim.url,
     timeoutMs: 400,
     retries: 1,
@@ -278,23 +279,27 @@ export async function replayLive(options: {
       ? {
           push: {
             reconcileMs: options.push.reconcileMs,
-            connect: (listener: FastcastListener) =>
-              createFastcastClient(
-                {
-                  discoveryUrl: sim.fastcastUrl as string,
-                  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
-                  origin: 'https://www.espn.com',
-                  timeoutMs: 1000,
-                  backoffBaseMs: 20,
-                  backoffMaxMs: 200,
-                  retryTopicMs: 100,
-                  resyncMinMs: 20,
-                  // A whole game replays in seconds here, with faults on every kind of loss: a real
-                  // game's resync budget would be spent by design, and pausing push is not under test.
-                  resyncLimit: { count: 1_000_000, windowMs: 60_000, pauseMs: 60_000 },
-                  fetchDocument: (request) => client.fetchDocument(request),
-                  logger: silentLogger,
-                },
+            connect: (listener) =>
+              createFastcastGames(
+                (topics) =>
+                  createFastcastClient(
+                    {
+                      discoveryUrl: sim.fastcastUrl as string,
+                      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
+                      origin: 'https://www.espn.com',
+                      timeoutMs: 1000,
+                      backoffBaseMs: 20,
+                      backoffMaxMs: 200,
+                      retryTopicMs: 100,
+                      resyncMinMs: 20,
+                      // A whole game replays in seconds here, with faults on every kind of loss: a real
+                      // game's resync budget would be spent by design, and pausing push is not under test.
+                      resyncLimit: { count: 1_000_000, windowMs: 60_000, pauseMs: 60_000 },
+                      fetchDocument: (request) => client.fetchDocument(request),
+                      logger: silentLogger,
+                    },
+                    topics,
+                  ),
                 listener,
               ),
           },

@@ -3,7 +3,7 @@ import type { League } from '../../src/core/leagues.js';
 import type { GameEvent, GameSituation, GameSnapshot, PlayRow } from '../../src/model/events.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { diffSummary } from '../../streams/game-diff.js';
-import { newGameState, type GameDiffState } from '../../streams/game-state.js';
+import { newGameState, type GameDiffState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import { computeSituation, situationChanges } from '../../streams/situation.js';
 import {

@@ -4,7 +4,7 @@ import type { GameEvent, PlayRow } from '../../src/model/events.js';
 import { rewind } from '../../src/server/delivery/rewind.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { diffSummary } from '../../streams/game-diff.js';
-import { fullDelta, newGameState, restoreGameState, type GameDiffState } from '../../streams/game-state.js';
+import { fullDelta, newGameState, restoreGameState, type GameDiffState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import { computeSituation, emptySituation } from '../../streams/situation.js';
 import { classifyPlay } from '../../streams/situation-rules.js';

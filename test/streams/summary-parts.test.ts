@@ -8,7 +8,7 @@ import {
 import type { League } from '../../src/core/leagues.js';
 import { parsePlays } from '../../src/tables/index.js';
 import { diffSummary } from '../../streams/game-diff.js';
-import { newGameState } from '../../streams/game-state.js';
+import { newGameState } from '../../streams/diff-state.js';
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import { reconcileSummary } from '../../streams/summary-merge.js';
 import { FIXTURES_DIR, HAVE_FIXTURES, listFixtures, loadFixture, itRecorded } from '../support/fixtures.js';

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { createClient } from '../../src/client/client.js';
+import { createEspnClient } from '../../src/espn-client/client.js';
 import { silentLogger } from '../../src/core/log.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { createEngine, type Engine } from '../../streams/engine.js';
@@ -91,7 +91,7 @@ describeRecorded(!HAVE_FIXTURES || !redisAvailable || GAMES.length === 0)(
           logger: silentLogger,
         });
         closers.push(() => upstream.close());
-        const client = createClient({ upstream: upstream.url, logger: silentLogger });
+        const client = createEspnClient({ upstream: upstream.url, logger: silentLogger });
         closers.push(() => client.close());
         const league = relative.startsWith('womens') ? 'womens' : 'mens';
         const engine: Engine = createEngine({

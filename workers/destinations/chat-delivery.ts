@@ -12,6 +12,7 @@ import { Pacer } from './pacing.js';
 import { displayUrl, redact, secretsOf } from './redact.js';
 import { defaultSpacingMs } from './schema.js';
 import { sendChat } from './send.js';
+import { ChatLanes } from './chat-lanes.js';
 
 export interface ChatDeliveryOptions {
   commands: Redis;
@@ -30,8 +31,7 @@ export interface ChatDeliveryOptions {
 // Long enough for Discord's and Slack's usual retry times; a Telegram flood wait of minutes is
 // better spent in the delayed set than holding a delivery slot.
 const DEFAULT_MAX_INLINE_WAIT_MS = 30_000;
-// Deliveries of one destination held in this process at once (the rest wait in the delayed set,
-// in order): one destination's backlog must not take every delivery slot from the others.
+// Deliveries of one destination held in this process at once (chat-lanes.ts).
 const MAX_HELD_PER_DESTINATION = 4;
 // 429s in a row before the job counts a failed attempt: a platform that never stops answering 429
 // (a daily quota spent) must still end in the failed set, not loop forever.
@@ -50,27 +50,7 @@ type ChatJobData = WebhookJobData & { slotAt?: number; rateLimits?: number };
 export function createChatDelivery(options: ChatDeliveryOptions) {
   const pacer = new Pacer(options.commands, options.prefix);
   const maxInlineWaitMs = options.maxInlineWaitMs ?? DEFAULT_MAX_INLINE_WAIT_MS;
-  const lanes = new Map<string, { tail: Promise<void>; held: number; delayedUntil: number }>();
-
-  function laneOf(destination: string) {
-    let lane = lanes.get(destination);
-    if (!lane) {
-      lane = { tail: Promise.resolve(), held: 0, delayedUntil: 0 };
-      lanes.set(destination, lane);
-    }
-    return lane;
-  }
-
-  async function toDelayed(
-    job: Job<ChatJobData>,
-    token: string | undefined,
-    at: number,
-    data: Partial<ChatJobData>,
-  ): Promise<never> {
-    await job.updateData({ ...job.data, ...data });
-    await job.moveToDelayed(at, token);
-    throw new DelayedError();
-  }
+  const lanes = new ChatLanes(MAX_HELD_PER_DESTINATION);
 
   /** Runs in the order jobs were taken: nothing before the lane is joined may await. */
   async function deliver(
@@ -78,30 +58,11 @@ export function createChatDelivery(options: ChatDeliveryOptions) {
     token: string | undefined,
     sub: ChatSubscriber,
   ): Promise<{ status: number }> {
-    const destination = createHash('sha256')
-      .update(`${sub.kind}:${displayUrl(sub)}:${secretsOf(sub).join(':')}`)
-      .digest('hex')
-      .slice(0, 24);
+    const destination = destinationId(sub);
     const spacing = sub.minIntervalMs ?? defaultSpacingMs(sub.kind, 'chatId' in sub ? sub.chatId : undefined);
-    const lane = laneOf(destination);
-    const now = Date.now();
-    const returning = job.data.slotAt !== undefined && job.data.slotAt <= now + spacing;
-    if (!returning && (lane.held >= MAX_HELD_PER_DESTINATION || lane.delayedUntil > now)) {
-      lane.delayedUntil = Math.max(lane.delayedUntil + spacing, now + (lane.held + 1) * spacing);
-      return toDelayed(job, token, lane.delayedUntil, { slotAt: lane.delayedUntil });
-    }
-    lane.held += 1;
-    const run = lane.tail.then(() => send(job, token, sub, destination, spacing));
-    lane.tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      return await run;
-    } finally {
-      lane.held -= 1;
-      if (lane.held === 0 && lane.delayedUntil <= Date.now()) lanes.delete(destination);
-    }
+    const delayUntil = lanes.delayUntil(destination, spacing, job.data.slotAt);
+    if (delayUntil !== undefined) return toDelayed(job, token, delayUntil, { slotAt: delayUntil });
+    return lanes.run(destination, () => send(job, token, sub, destination, spacing));
   }
 
   async function send(
@@ -126,21 +87,9 @@ export function createChatDelivery(options: ChatDeliveryOptions) {
         // Another worker learnt of a limit while this one waited: take a slot after it.
         if ((await pacer.heldFor(destination, seq)) > 0) continue;
       }
-      let answer;
-      try {
-        answer = await sendChat(request, options);
-      } catch (err) {
-        const message = redact((err as Error).message, secrets);
-        // A name that does not resolve now may resolve in a minute (DNS hiccup): retried. An
-        // address the guard forbids stays forbidden.
-        const refused =
-          (err as { code?: string }).code === 'WEBHOOK_REFUSED' && !/cannot resolve/.test(message);
-        webhookDeliveries.inc({ outcome: refused ? 'refused' : 'failed' });
-        logFailure(job, sub, refused ? 'refused' : 'failed', message);
-        // Retrying cannot make a forbidden address allowed.
-        if (refused) throw new UnrecoverableError(message);
-        throw new WebhookFailedError(displayUrl(sub), null, message.replace(/^webhook \S+ failed: /, ''));
-      }
+      const answer = await sendChat(request, options).catch((err: unknown) =>
+        notSent(err, job, sub, options.logger),
+      );
       const outcome = readAnswer(sub.kind, answer);
       const reason = 'reason' in outcome ? redact(outcome.reason, secrets) : '';
       switch (outcome.type) {
@@ -175,34 +124,68 @@ export function createChatDelivery(options: ChatDeliveryOptions) {
         }
         case 'permanent':
           webhookDeliveries.inc({ outcome: 'failed' });
-          logFailure(job, sub, 'permanent', reason);
+          logFailure(options.logger, job, sub, 'permanent', reason);
           throw new UnrecoverableError(`${where} failed: ${reason}`);
         case 'retry':
           webhookDeliveries.inc({ outcome: 'failed' });
-          logFailure(job, sub, 'failed', reason);
+          logFailure(options.logger, job, sub, 'failed', reason);
           throw new WebhookFailedError(displayUrl(sub), answer.status, reason);
       }
     }
   }
 
-  /**
-   * One line per failed attempt, as for signed webhooks, so an operator sees a bad token or a
-   * platform outage without reading the failed set. `reason` is already redacted.
-   */
-  function logFailure(
-    job: Job<ChatJobData>,
-    sub: ChatSubscriber,
-    outcome: 'failed' | 'permanent' | 'refused',
-    reason: string,
-  ): void {
-    const attempt = job.attemptsMade + 1;
-    const fields = { subscriber: sub.id, kind: sub.kind, attempt, err: reason };
-    if (outcome === 'failed' && attempt < (job.opts.attempts ?? 1)) {
-      options.logger.info(fields, 'chat delivery failed; retrying with backoff');
-    } else {
-      options.logger.warn(fields, `chat delivery ${outcome}; in the failed set`);
-    }
-  }
-
   return { deliver };
+}
+
+/** A destination's id for pacing and lanes: its service, URL and secrets, hashed. */
+function destinationId(sub: ChatSubscriber): string {
+  return createHash('sha256')
+    .update(`${sub.kind}:${displayUrl(sub)}:${secretsOf(sub).join(':')}`)
+    .digest('hex')
+    .slice(0, 24);
+}
+
+/** Moves the job to the delayed set until `at`, with `data` merged into its data, without using an attempt. */
+async function toDelayed(
+  job: Job<ChatJobData>,
+  token: string | undefined,
+  at: number,
+  data: Partial<ChatJobData>,
+): Promise<never> {
+  await job.updateData({ ...job.data, ...data });
+  await job.moveToDelayed(at, token);
+  throw new DelayedError();
+}
+
+/** The request did not get an answer (timeout, connection error, refused address): a failed attempt. */
+function notSent(err: unknown, job: Job<ChatJobData>, sub: ChatSubscriber, logger: Logger): never {
+  const message = redact((err as Error).message, secretsOf(sub));
+  // A name that does not resolve now may resolve in a minute (DNS hiccup): retried. An
+  // address the guard forbids stays forbidden.
+  const refused = (err as { code?: string }).code === 'WEBHOOK_REFUSED' && !/cannot resolve/.test(message);
+  webhookDeliveries.inc({ outcome: refused ? 'refused' : 'failed' });
+  logFailure(logger, job, sub, refused ? 'refused' : 'failed', message);
+  // Retrying cannot make a forbidden address allowed.
+  if (refused) throw new UnrecoverableError(message);
+  throw new WebhookFailedError(displayUrl(sub), null, message.replace(/^webhook \S+ failed: /, ''));
+}
+
+/**
+ * One line per failed attempt, as for signed webhooks, so an operator sees a bad token or a
+ * platform outage without reading the failed set. `reason` is already redacted.
+ */
+function logFailure(
+  logger: Logger,
+  job: Job<ChatJobData>,
+  sub: ChatSubscriber,
+  outcome: 'failed' | 'permanent' | 'refused',
+  reason: string,
+): void {
+  const attempt = job.attemptsMade + 1;
+  const fields = { subscriber: sub.id, kind: sub.kind, attempt, err: reason };
+  if (outcome === 'failed' && attempt < (job.opts.attempts ?? 1)) {
+    logger.info(fields, 'chat delivery failed; retrying with backoff');
+  } else {
+    logger.warn(fields, `chat delivery ${outcome}; in the failed set`);
+  }
 }

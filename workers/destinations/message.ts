@@ -1,5 +1,5 @@
 import { finalLabel, momentLine, periodLabel, scoreLine, teamName } from '../alerts/format.js';
-import type { Alert, Side } from '../alerts/types.js';
+import type { Alert, RuleName, Side } from '../alerts/types.js';
 import { LEAGUE_INFO } from '../../src/core/leagues.js';
 
 /**
@@ -36,6 +36,35 @@ export interface AlertMessage {
 }
 
 export function alertMessage(alert: Alert): AlertMessage {
+  return RULE_MESSAGES[alert.rule](messageParts(alert));
+}
+
+/** What every rule's message is made of: the alert, its details read safely, its sides and lines. */
+interface MessageParts {
+  alert: Alert;
+  details: Alert['details'];
+  /** A detail as trimmed text (a number as its digits), or null when absent or blank. */
+  str(key: string): string | null;
+  /** The side whose abbreviation this is, or null. */
+  sideOf(abbreviation: string | null): Side | null;
+  /** The side ahead on the score, or null when tied. */
+  leading: Side | null;
+  /** `98-96`, the side's score first. */
+  lead(side: Side): string;
+  scoreLine: string;
+  when: string | null;
+  /** The message for `side` (whose colour it takes), from its headline, detail, emoji and ntfy tag. */
+  build(
+    side: Side | null,
+    headline: string,
+    detail: string | null,
+    emoji: string,
+    tag: string,
+    priority?: 3 | 4,
+  ): AlertMessage;
+}
+
+function messageParts(alert: Alert): MessageParts {
   const d = alert.details;
   const str = (key: string): string | null => {
     const value = d[key];
@@ -65,14 +94,7 @@ export function alertMessage(alert: Alert): AlertMessage {
     when: clock || null,
     league: LEAGUE_INFO[alert.league].label,
   };
-  const build = (
-    side: Side | null,
-    headline: string,
-    detail: string | null,
-    emoji: string,
-    tag: string,
-    priority: 3 | 4 = 3,
-  ): AlertMessage => ({
+  const build: MessageParts['build'] = (side, headline, detail, emoji, tag, priority = 3) => ({
     ...base,
     headline,
     emoji,
@@ -83,91 +105,114 @@ export function alertMessage(alert: Alert): AlertMessage {
     priority,
     tags: ['basketball', tag],
   });
+  return { alert, details: d, str, sideOf, leading, lead, scoreLine: base.scoreLine, when: base.when, build };
+}
 
-  switch (alert.rule) {
-    case 'final_score': {
-      const winner = d.winner === 'home' || d.winner === 'away' ? d.winner : leading;
-      const periods = typeof d.periods === 'number' ? d.periods : (alert.period ?? 4);
-      const label = finalLabel(periods, alert.league);
-      return {
-        ...build(
-          winner,
-          `${label}: ${base.scoreLine}`,
-          winner ? `${alert.teams[winner].abbreviation} win ${lead(winner)}` : null,
-          '🏁',
-          'checkered_flag',
-        ),
-        when: label,
-        lines: winner ? [`${alert.teams[winner].abbreviation} win ${lead(winner)}`] : [],
-      };
-    }
-    case 'lead_change': {
-      const side = sideOf(str('leader')) ?? leading;
-      const who = side ? `${alert.teams[side].abbreviation} lead ${lead(side)}` : 'lead change';
-      return build(side, `Lead change: ${who}`, str('play'), '🔄', 'arrows_counterclockwise');
-    }
-    case 'close_game': {
-      const margin = leading
-        ? `${alert.teams[leading].abbreviation} by ${Math.abs(alert.score.home - alert.score.away)}`
-        : 'tied';
-      return build(
-        leading,
-        `Close game: ${margin}${base.when ? `, ${base.when}` : ''}`,
-        alert.clock !== null && alert.period !== null
-          ? `${margin === 'tied' ? 'Tied' : margin} with ${alert.clock} left in the ${periodLabel(alert.period, alert.league)}`
-          : null,
-        '⏱️',
-        'stopwatch',
-        4,
-      );
-    }
-    case 'run': {
-      const side = sideOf(str('team'));
-      const team = side ? alert.teams[side].abbreviation : str('team');
-      return build(side, `${team} on a ${str('points') ?? '?'}-0 run`, str('play'), '🔥', 'fire');
-    }
-    case 'player_points': {
-      const teamId = str('teamId');
-      const side: Side | null =
-        teamId === alert.teams.home.id ? 'home' : teamId === alert.teams.away.id ? 'away' : null;
-      const team = side ? ` (${alert.teams[side].abbreviation})` : '';
-      return build(
-        side,
-        `${str('name') ?? 'A player'}${team} reaches ${str('threshold') ?? '?'} points`,
-        str('play'),
-        '⭐',
-        'star',
-      );
-    }
-    case 'upset_watch': {
-      const side = sideOf(str('team'));
-      const now = typeof d.probability === 'number' ? pct(d.probability) : '?';
-      const before = typeof d.pregame === 'number' ? `${pct(d.pregame)} before the game` : null;
-      return build(
-        side,
-        `Upset watch: ${str('team') ?? '?'} now ${now} to win`,
-        before ? `${str('team') ?? '?'} had ${before}` : null,
-        '🚨',
-        'rotating_light',
-        4,
-      );
-    }
-    case 'upset': {
-      const dog = sideOf(str('underdog'));
-      const fav = sideOf(str('favourite'));
-      const favName = fav ? teamName(alert.teams[fav]) : (str('favourite') ?? '?');
-      const dogName = dog ? teamName(alert.teams[dog]) : (str('underdog') ?? '?');
-      const over = alert.moment === 'final';
-      return build(
-        dog,
-        over ? `Upset: ${dogName} beat ${favName}` : `Upset alert: ${favName} trails ${dogName}`,
-        over ? null : base.when,
-        '😱',
-        'scream',
-        4,
-      );
-    }
-  }
+/** Each rule's message. */
+const RULE_MESSAGES: Record<RuleName, (parts: MessageParts) => AlertMessage> = {
+  final_score: finalScoreMessage,
+  lead_change: leadChangeMessage,
+  close_game: closeGameMessage,
+  run: runMessage,
+  player_points: playerPointsMessage,
+  upset_watch: upsetWatchMessage,
+  upset: upsetMessage,
+};
+
+function finalScoreMessage({
+  alert,
+  details: d,
+  leading,
+  lead,
+  scoreLine,
+  build,
+}: MessageParts): AlertMessage {
+  const winner = d.winner === 'home' || d.winner === 'away' ? d.winner : leading;
+  const periods = typeof d.periods === 'number' ? d.periods : (alert.period ?? 4);
+  const label = finalLabel(periods, alert.league);
+  return {
+    ...build(
+      winner,
+      `${label}: ${scoreLine}`,
+      winner ? `${alert.teams[winner].abbreviation} win ${lead(winner)}` : null,
+      '🏁',
+      'checkered_flag',
+    ),
+    when: label,
+    lines: winner ? [`${alert.teams[winner].abbreviation} win ${lead(winner)}`] : [],
+  };
+}
+
+function leadChangeMessage({ alert, str, sideOf, leading, lead, build }: MessageParts): AlertMessage {
+  const side = sideOf(str('leader')) ?? leading;
+  const who = side ? `${alert.teams[side].abbreviation} lead ${lead(side)}` : 'lead change';
+  return build(side, `Lead change: ${who}`, str('play'), '🔄', 'arrows_counterclockwise');
+}
+
+function closeGameMessage({ alert, leading, when, build }: MessageParts): AlertMessage {
+  const margin = leading
+    ? `${alert.teams[leading].abbreviation} by ${Math.abs(alert.score.home - alert.score.away)}`
+    : 'tied';
+  return build(
+    leading,
+    `Close game: ${margin}${when ? `, ${when}` : ''}`,
+    alert.clock !== null && alert.period !== null
+      ? `${margin === 'tied' ? 'Tied' : margin} with ${alert.clock} left in the ${periodLabel(alert.period, alert.league)}`
+      : null,
+    '⏱️',
+    'stopwatch',
+    4,
+  );
+}
+
+function runMessage({ alert, str, sideOf, build }: MessageParts): AlertMessage {
+  const side = sideOf(str('team'));
+  const team = side ? alert.teams[side].abbreviation : str('team');
+  return build(side, `${team} on a ${str('points') ?? '?'}-0 run`, str('play'), '🔥', 'fire');
+}
+
+function playerPointsMessage({ alert, str, build }: MessageParts): AlertMessage {
+  const teamId = str('teamId');
+  const side: Side | null =
+    teamId === alert.teams.home.id ? 'home' : teamId === alert.teams.away.id ? 'away' : null;
+  const team = side ? ` (${alert.teams[side].abbreviation})` : '';
+  return build(
+    side,
+    `${str('name') ?? 'A player'}${team} reaches ${str('threshold') ?? '?'} points`,
+    str('play'),
+    '⭐',
+    'star',
+  );
+}
+
+function upsetWatchMessage({ details: d, str, sideOf, build }: MessageParts): AlertMessage {
+  const side = sideOf(str('team'));
+  const now = typeof d.probability === 'number' ? pct(d.probability) : '?';
+  const before = typeof d.pregame === 'number' ? `${pct(d.pregame)} before the game` : null;
+  return build(
+    side,
+    `Upset watch: ${str('team') ?? '?'} now ${now} to win`,
+    before ? `${str('team') ?? '?'} had ${before}` : null,
+    '🚨',
+    'rotating_light',
+    4,
+  );
+}
+
+function upsetMessage({ alert, str, sideOf, when, build }: MessageParts): AlertMessage {
+  const dog = sideOf(str('underdog'));
+  const fav = sideOf(str('favourite'));
+  const favName = fav ? teamName(alert.teams[fav]) : (str('favourite') ?? '?');
+  const dogName = dog ? teamName(alert.teams[dog]) : (str('underdog') ?? '?');
+  const over = alert.moment === 'final';
+  return build(
+    dog,
+    over ? `Upset: ${dogName} beat ${favName}` : `Upset alert: ${favName} trails ${dogName}`,
+    over ? null : when,
+    '😱',
+    'scream',
+    4,
+  );
 }
 
 function pct(p: number): string {

@@ -19,7 +19,7 @@ export interface ActivateRequest {
   liveFrom: Offset;
 }
 
-/** Resolves false when setup failed (the client was told with `internal_error`); the caller drops the subscription. */
+/** Resolves false when setup failed (the viewer was told with `internal_error`); the caller drops the subscription. */
 export async function activate(
   sub: Subscription,
   req: ActivateRequest,

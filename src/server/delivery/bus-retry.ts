@@ -2,7 +2,7 @@ import { BusUnavailableError } from '../../core/errors.js';
 import type { Subscription } from './subscription.js';
 
 // A Redis restart or fail-over takes seconds: a subscription set up meanwhile waits this long for
-// the bus (its live events are held, within the client's byte budget) before giving up.
+// the bus (its live events are held, within the viewer's byte budget) before giving up.
 const BUS_WAIT_MS = 15_000;
 const BUS_RETRY_MS = [100, 250, 500, 1_000, 2_000];
 

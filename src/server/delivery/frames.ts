@@ -1,6 +1,6 @@
 import type { GameEvent, GameSnapshot } from '../../model/events.js';
 import type { Offset } from '../../bus/types.js';
-import type { ClientError } from '../client-protocol.js';
+import type { ViewerError } from '../viewer-protocol.js';
 
 /**
  * What the server sends on `/v1/stream` (docs/protocol.md, "Server → client"), one type per frame,
@@ -48,7 +48,7 @@ export interface UnsubscribedFrame {
 }
 
 /** `resume_gap`, `slow_consumer` and every refusal: the code says which. */
-export type ErrorFrame = { type: 'error' } & ClientError;
+export type ErrorFrame = { type: 'error' } & ViewerError;
 
 export interface PongFrame {
   type: 'pong';
@@ -75,14 +75,14 @@ type MissingFrameType = Exclude<ServerFrameType, (typeof SERVER_FRAME_TYPES)[num
 const everyFrameTypeListed: [MissingFrameType] extends [never] ? true : MissingFrameType = true;
 void everyFrameTypeListed;
 
-/** Frames a client gets for a request of its own, as opposed to events and snapshots. */
+/** Frames a viewer gets for a request of its own, as opposed to events and snapshots. */
 export type ReplyFrame = Exclude<ServerFrame, EventFrame | SnapshotFrame>;
 
 /**
  * The one way to build an error frame. The fields keep the order the error was written in: the
  * protocol's parser names the subscription last, the gateway's own refusals before the message.
  */
-export function errorFrame(error: ClientError): ErrorFrame {
+export function errorFrame(error: ViewerError): ErrorFrame {
   return { type: 'error', ...error };
 }
 
@@ -93,7 +93,7 @@ export interface PreparedEvent {
   /** The offset's millisecond part: when the event was appended to the log. */
   readonly offsetMs: number;
   readonly json: string;
-  /** WebSocket frames by subscription id (the only part of a frame that varies by client). */
+  /** WebSocket frames by subscription id (the only part of a frame that varies by viewer). */
   wsFrames?: Map<string, Buffer>;
   sseFrame?: Buffer;
 }

@@ -2,7 +2,7 @@ import type { GameEvent } from '../../model/events.js';
 import { prepare, type PreparedEvent } from './frames.js';
 
 /**
- * The events replays read from the log lately, prepared once: clients replaying the same stretch
+ * The events replays read from the log lately, prepared once: viewers replaying the same stretch
  * of the log at the same time (a daemon's viewers all resuming after a Redis restart) then share
  * one JSON text and one frame per event, instead of each holding a copy of every frame in its
  * socket's queue.

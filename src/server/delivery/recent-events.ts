@@ -2,8 +2,8 @@ import { compareOffsets, type Offset } from '../../bus/types.js';
 import type { PreparedEvent } from './frames.js';
 
 /**
- * The events the live feed dispatched lately, kept in their prepared form: a client resuming from
- * a recent offset is replayed from here instead of the log, with the frames every other client
+ * The events the live feed dispatched lately, kept in their prepared form: a viewer resuming from
+ * a recent offset is replayed from here instead of the log, with the frames every other viewer
  * resuming at the same moment also gets (a daemon taking over a killed instance's thousand viewers
  * otherwise reads, parses and serialises the same events a thousand times).
  *

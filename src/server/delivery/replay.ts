@@ -20,7 +20,7 @@ export interface ActivateContext {
   logger: Logger;
   /** Replays that start among the recently dispatched events are served from here. */
   recent: RecentEvents;
-  /** Events read from the log for replays are prepared through this, shared between clients. */
+  /** Events read from the log for replays are prepared through this, shared between viewers. */
   prepared: PreparedEvents;
 }
 
@@ -28,7 +28,7 @@ export interface ActivateContext {
 // that a page's frames (~600 B each) stay far below the buffered-bytes limit.
 const REPLAY_PAGE = 500;
 
-/** Delivers the matching events in (since, liveFrom] to `sub`, paced on its client's socket. */
+/** Delivers the matching events in (since, liveFrom] to `sub`, paced on its viewer's socket. */
 export async function replay(
   sub: Subscription,
   since: Offset,
@@ -37,7 +37,7 @@ export async function replay(
 ): Promise<void> {
   const held = ctx.recent.between(since, liveFrom);
   if (held) {
-    // Prepared once by the live feed: every client replaying these shares their frames.
+    // Prepared once by the live feed: every viewer replaying these shares their frames.
     for (let i = 0; i < held.length; i += REPLAY_PAGE) {
       if (i > 0) await sub.sink.drained();
       if (sub.cancelled || sub.sink.closed) return;
@@ -109,7 +109,7 @@ export function resumeGap(
   last: Offset | null,
 ): ResumeGap | null {
   if (trimmedThrough !== null && compareOffsets(since, trimmedThrough) < 0) {
-    // What is still retained after the hole is replayed: the client loses only what is gone.
+    // What is still retained after the hole is replayed: the viewer loses only what is gone.
     return {
       message: `events after ${since} up to ${trimmedThrough} are no longer retained; sending snapshots, then the events after ${trimmedThrough}, then live events`,
       resumeFrom: trimmedThrough,

@@ -5,26 +5,26 @@ import { errorFrame, type ErrorFrame, type PreparedEvent, type ReplyFrame } from
 import type { Outlet, Subscription } from './subscription.js';
 
 /**
- * One client connection, WebSocket or SSE: its subscriptions, the batch of frames queued for the
+ * One viewer connection, WebSocket or SSE: its subscriptions, the batch of frames queued for the
  * next write, the bytes held for it elsewhere (replays, spoiler delays), and the buffered-bytes
- * budget that drops a client falling too far behind. The transports differ only in how a frame
- * is encoded (`FrameEncoding`) and how bytes reach the client (`Connection`).
+ * budget that drops a viewer falling too far behind. The transports differ only in how a frame
+ * is encoded (`FrameEncoding`) and how bytes reach the viewer (`Connection`).
  */
 
-/** How a transport turns frames into bytes: one per transport, shared by all its clients. */
+/** How a transport turns frames into bytes: one per transport, shared by all its viewers. */
 export interface FrameEncoding<F extends ReplyFrame> {
   /** The transport's name in logs ("WebSocket", "SSE"). */
   readonly name: string;
-  /** How a dropped client gets back without loss, said in its `slow_consumer` message. */
+  /** How a dropped viewer gets back without loss, said in its `slow_consumer` message. */
   readonly resumeHint: string;
   event(subId: string, p: PreparedEvent): Buffer;
   snapshot(subId: string, game: GameSnapshot): Buffer;
   reply(frame: F): Buffer;
 }
 
-/** A client's socket as the sink writes to it. */
+/** A viewer's socket as the sink writes to it. */
 export interface Connection {
-  /** Bytes written that the client has not taken yet. */
+  /** Bytes written that the viewer has not taken yet. */
   readonly buffered: number;
   readonly writable: boolean;
   /** Where 'drain' and 'close' are emitted. */
@@ -33,7 +33,7 @@ export interface Connection {
     off(event: 'drain' | 'close', listener: () => void): unknown;
   };
   write(frames: readonly Buffer[]): void;
-  /** Writes a last frame and closes: the client fell too far behind. */
+  /** Writes a last frame and closes: the viewer fell too far behind. */
   end(lastFrame: Buffer): void;
 }
 
@@ -41,7 +41,7 @@ export interface Connection {
 export interface SinkHost {
   readonly maxBufferedBytes: number;
   readonly logger: Logger;
-  /** Counts frames written to clients. */
+  /** Counts frames written to viewers. */
   sent(count: number): void;
   /** A subscription of a sink ended (unsubscribed, or its sink closed). */
   unsubscribed(sub: Subscription): void;
@@ -90,7 +90,7 @@ export class Sink<F extends ReplyFrame = ReplyFrame, C extends Connection = Conn
     this.checkBudget();
   }
 
-  /** Enforces the buffered-bytes limit now; false when the client was dropped. */
+  /** Enforces the buffered-bytes limit now; false when the viewer was dropped. */
   checkBudget(): boolean {
     if (this.closed) return false;
     if (this.connection.buffered + this.held <= this.host.maxBufferedBytes) return true;
@@ -146,11 +146,11 @@ export class Sink<F extends ReplyFrame = ReplyFrame, C extends Connection = Conn
 }
 
 /**
- * Writes a batch of frames to a client's stream in one system call. Frames are shared by every
- * client that gets them, so they are written corked, frame by frame (one writev), never copied
- * into a buffer per client: at a thousand clients such copies were 32 MB/s of short-lived native
+ * Writes a batch of frames to a viewer's stream in one system call. Frames are shared by every
+ * viewer that gets them, so they are written corked, frame by frame (one writev), never copied
+ * into a buffer per viewer: at a thousand viewers such copies were 32 MB/s of short-lived native
  * allocations that fragmented the C heap, which then never shrank (docs/decisions.md, "Frames are
- * written, never copied per client").
+ * written, never copied per viewer").
  */
 export function writeFrames(
   out: { write(chunk: Buffer): boolean; cork(): void; uncork(): void },

@@ -1,19 +1,19 @@
 import type { GameSnapshot } from '../../model/events.js';
 import { compareOffsets, type Offset } from '../../bus/types.js';
-import type { SubscribeRequest, SubscriptionFilter } from '../client-protocol.js';
+import type { SubscribeRequest, SubscriptionFilter } from '../viewer-protocol.js';
 import { teamsMatch } from '../subscription-index.js';
 import type { ErrorFrame, PreparedEvent } from './frames.js';
 
 /**
- * One subscription: what it matches, and its frames on their way to the client. Live events are
+ * One subscription: what it matches, and its frames on their way to the viewer. Live events are
  * held while the subscription sets up (snapshots, replay) and follow once it goes live; with a
  * spoiler delay, every frame waits in a queue until `delay` after its event was logged.
  */
 
-/** A client connection as subscriptions and their set-up see it (implemented by `Sink`). */
+/** A viewer connection as subscriptions and their set-up see it (implemented by `Sink`). */
 export interface Outlet {
   readonly closed: boolean;
-  /** Bytes held for this client outside its socket (replay buffers, delay queues). */
+  /** Bytes held for this viewer outside its socket (replay buffers, delay queues). */
   held: number;
   eventFrame(subId: string, p: PreparedEvent): Buffer;
   snapshotFrame(subId: string, game: GameSnapshot): Buffer;
@@ -22,7 +22,7 @@ export interface Outlet {
   /** Adds a frame to the batch written on the next `flush()`. */
   queue(frame: Buffer): void;
   flush(): void;
-  /** Enforces the buffered-bytes limit now; false when the client was dropped. */
+  /** Enforces the buffered-bytes limit now; false when the viewer was dropped. */
   checkBudget(): boolean;
   /** Resolves once the socket's buffer has room again. */
   drained(): Promise<void>;
@@ -65,7 +65,7 @@ export class Subscription {
     this.delayMs = request.delayMs;
   }
 
-  /** The log time this subscription's client is shown now: `delay` ago. */
+  /** The log time this subscription's viewer is shown now: `delay` ago. */
   seesAsOf(): number {
     return this.clock.now() - this.delayMs;
   }

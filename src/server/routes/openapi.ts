@@ -265,11 +265,18 @@ function safeColumns(operation: string, table?: string): readonly string[] | und
   }
 }
 
+/** The paths that are not operations, by route group, in the document's order. */
 function fixedPaths(): Record<string, Json> {
-  const json = (schema: Json, description: string): Json => ({
-    description,
-    content: { 'application/json': { schema } },
-  });
+  return { ...gamePaths(), ...servicePaths(), ...streamPaths() };
+}
+
+const json = (schema: Json, description: string): Json => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** The home page and the games' state. */
+function gamePaths(): Record<string, Json> {
   return {
     '/': {
       get: {
@@ -355,6 +362,12 @@ function fixedPaths(): Record<string, Json> {
         },
       },
     },
+  };
+}
+
+/** The operator's probes and the two documents. */
+function servicePaths(): Record<string, Json> {
+  return {
     '/healthz': {
       get: {
         operationId: 'healthz',
@@ -388,6 +401,12 @@ function fixedPaths(): Record<string, Json> {
         responses: { '200': json({ type: 'object' }, 'AsyncAPI 3 document') },
       },
     },
+  };
+}
+
+/** The WebSocket and SSE streams (their protocol: the AsyncAPI document). */
+function streamPaths(): Record<string, Json> {
+  return {
     '/v1/stream': {
       get: {
         operationId: 'stream_ws',

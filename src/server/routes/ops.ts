@@ -16,7 +16,7 @@ import {
   summaryTableExpected,
   tableToIpc,
 } from '../../tables/index.js';
-import { NOTICE_SOURCE, type CallNotice } from '../../client/call-notice.js';
+import { NOTICE_SOURCE, type CallNotice } from '../../espn-client/call-notice.js';
 import { sendError, type RouteHandler } from '../http-types.js';
 import { isRead, JSON_TYPE, sendBody } from './respond.js';
 

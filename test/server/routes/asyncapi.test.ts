@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../../src/bus/memory.js';
 import type { Bus } from '../../../src/bus/types.js';
 import { EVENT_TYPES } from '../../../src/model/events.js';
-import { CLIENT_ERROR_CODES } from '../../../src/server/client-protocol.js';
+import { VIEWER_ERROR_CODES } from '../../../src/server/viewer-protocol.js';
 import { SERVER_FRAME_TYPES } from '../../../src/server/delivery/frames.js';
 import { createAsyncApiRoute } from '../../../src/server/routes/index.js';
 import type { DaemonServer } from '../../../src/server/server.js';
@@ -85,9 +85,9 @@ describe('GET /v1/asyncapi.json', () => {
   });
 
   it('lists exactly the error codes of the code', () => {
-    expect(schemas().ErrorCode!.enum).toEqual([...CLIENT_ERROR_CODES]);
+    expect(schemas().ErrorCode!.enum).toEqual([...VIEWER_ERROR_CODES]);
     const sseCodes = ((messages().sseError!.payload as Json).properties as Json).code as Json;
-    for (const code of sseCodes.enum as string[]) expect(CLIENT_ERROR_CODES).toContain(code);
+    for (const code of sseCodes.enum as string[]) expect(VIEWER_ERROR_CODES).toContain(code);
   });
 
   it('lists exactly the event types of the model, each with a data schema', () => {

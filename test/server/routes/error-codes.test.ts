@@ -154,7 +154,7 @@ describe(`HTTP error codes: every route`, () => {
 
   it('per-client limits: the HTTP API, the streams of an address, its subscribes', async () => {
     const limited = await startApi({
-      clientLimits: {
+      viewerLimits: {
         rateLimit: { rate: 0.01, burst: 1 },
         streamConnectionsPerAddress: 1,
         subscribeRateLimit: { rate: 0.01, burst: 1 },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/client/client.js';
+import { createEspnClient } from '../../../src/espn-client/client.js';
 import type { UpstreamHealth } from '../../../src/server/routes/index.js';
 
 import { fixedSnapshots, snapshot, startApi, type ApiHarness } from './helpers.js';
@@ -35,7 +35,7 @@ describe(`GET /v1/games`, () => {
     expect(await upstreamOf()).toEqual({ ok: null, since: null, lastError: null });
 
     // A poll that cannot reach its upstream (nothing listens on port 1).
-    const offline = createClient({
+    const offline = createEspnClient({
       upstream: 'http://127.0.0.1:1',
       retries: 0,
       timeoutMs: 2_000,

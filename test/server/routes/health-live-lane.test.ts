@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../../src/bus/memory.js';
-import { createClient, type CourtsideClient } from '../../../src/client/client.js';
+import { createEspnClient, type EspnClient } from '../../../src/espn-client/client.js';
 import { registry } from '../../../src/core/metrics.js';
 import {
   createHealthRoute,
@@ -13,7 +13,7 @@ import { fixedSnapshots } from './helpers.js';
 
 const LATENCY_MS = 300;
 let upstream: RunningUpstream | undefined;
-let client: CourtsideClient | undefined;
+let client: EspnClient | undefined;
 let server: DaemonServer | undefined;
 
 afterEach(async () => {
@@ -33,7 +33,7 @@ interface LiveLane {
 async function start(intervalMs: number): Promise<string> {
   upstream = await startUpstream({ faults: { latency: LATENCY_MS } });
   // One live slot: a second live request waits for the first's whole answer.
-  client = createClient({ upstream: upstream.url, concurrency: 1, retries: 0, cache: false });
+  client = createEspnClient({ upstream: upstream.url, concurrency: 1, retries: 0, cache: false });
   const lanes = client;
   server = createDaemonServer({
     bus: createMemoryBus(),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/client/client.js';
+import { createEspnClient } from '../../../src/espn-client/client.js';
 import { UpstreamBlockedError } from '../../../src/core/errors.js';
 import { createUpstreamTracker } from '../../../src/server/routes/index.js';
 import { describeUpstreamFailure } from '../../../src/server/routes/upstream-notice.js';
@@ -129,7 +129,7 @@ describe(`GET /healthz with a blocked User-Agent`, () => {
     expect(Date.parse(body.upstream.blocked?.since ?? '')).not.toBeNaN();
 
     // The same tracker sees a call with an accepted agent succeed: the block is over.
-    const accepted = createClient({ upstream: api.upstream.url, cache: false });
+    const accepted = createEspnClient({ upstream: api.upstream.url, cache: false });
     try {
       await api.tracker.wrap(accepted).call('mens_news');
     } finally {

@@ -1,6 +1,10 @@
 import type { GameSnapshot, SnapshotSource } from '../../../src/model/events.js';
 import { createMemoryBus } from '../../../src/bus/memory.js';
-import { createClient, type ClientOptions, type CourtsideClient } from '../../../src/client/client.js';
+import {
+  createEspnClient,
+  type EspnClientOptions,
+  type EspnClient,
+} from '../../../src/espn-client/client.js';
 import type { League } from '../../../src/core/leagues.js';
 import type { OperationSpec } from '../../../src/espn/operations.js';
 import { silentLogger } from '../../../src/core/log.js';
@@ -12,7 +16,7 @@ import {
 } from '../../../src/server/routes/index.js';
 import {
   createDaemonServer,
-  type ClientLimits,
+  type ViewerLimits,
   type DaemonServer,
   type GatewayLimits,
 } from '../../../src/server/server.js';
@@ -98,7 +102,7 @@ export function fixedSnapshots(games: GameSnapshot[]): SnapshotSource {
 
 export interface ApiHarness {
   upstream: RunningUpstream;
-  client: CourtsideClient;
+  client: EspnClient;
   /** Records the routes' calls; `/v1/games/live` and `/` show its `health()`. */
   tracker: UpstreamTracker;
   server: DaemonServer;
@@ -121,8 +125,8 @@ export async function startApi(
     /** Sent as given (forced), so a test can play a blocked agent. */
     userAgent?: string;
     /** Client options over the harness's (a test of the on-demand budget sets its own). */
-    client?: ClientOptions;
-    clientLimits?: Partial<ClientLimits>;
+    client?: EspnClientOptions;
+    viewerLimits?: Partial<ViewerLimits>;
   } = {},
 ): Promise<ApiHarness> {
   const upstream = await startUpstream({
@@ -130,7 +134,7 @@ export async function startApi(
     logger: silentLogger,
   });
   // No retries and a short timeout so fault tests answer quickly; no cache so every call is counted.
-  const client = createClient({
+  const client = createEspnClient({
     upstream: upstream.url,
     retries: 0,
     timeoutMs: 1_500,
@@ -152,7 +156,7 @@ export async function startApi(
     tokens: options.tokens ?? [],
     origins: options.origins ?? [],
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.clientLimits ? { clientLimits: options.clientLimits } : {}),
+    ...(options.viewerLimits ? { viewerLimits: options.viewerLimits } : {}),
     routes: [
       ...createApiRoutes({
         client: tracked,

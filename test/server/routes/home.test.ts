@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../../src/bus/memory.js';
-import { createClient } from '../../../src/client/client.js';
+import { createEspnClient } from '../../../src/espn-client/client.js';
 import { createSnapshotSource } from '../../../streams/snapshot-source.js';
 import { HOME_DOCS } from '../../../src/server/routes/index.js';
 
@@ -17,7 +17,7 @@ const GAMES = [live, snapshot('womens', '501', 'in'), snapshot('mens', '402', 'p
 
 /** A call that fails for real: nothing listens on port 1. */
 const unreachable = () =>
-  createClient({ upstream: 'http://127.0.0.1:1', retries: 0, timeoutMs: 2_000, cache: false });
+  createEspnClient({ upstream: 'http://127.0.0.1:1', retries: 0, timeoutMs: 2_000, cache: false });
 
 describe('home page docs list', () => {
   it('names every document of docs/, and only those', () => {

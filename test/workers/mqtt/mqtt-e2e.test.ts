@@ -1,6 +1,6 @@
 import { connectAsync } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/client/client.js';
+import { createEspnClient } from '../../../src/espn-client/client.js';
 import { silentLogger } from '../../../src/core/log.js';
 import type { GameEvent } from '../../../src/model/events.js';
 import { startUpstream } from '../../../src/simulator/index.js';
@@ -31,7 +31,7 @@ describe.skipIf(!available)('a simulated game through the engine to Home Assista
       logger: silentLogger,
     });
     closers.push(() => upstream.close());
-    const client = createClient({ upstream: upstream.url, logger: silentLogger });
+    const client = createEspnClient({ upstream: upstream.url, logger: silentLogger });
     closers.push(async () => client.close());
     const engine = createEngine({
       client,
