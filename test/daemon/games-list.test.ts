@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
+import { easternDay, easternInstant } from '../../src/espn/eastern-day.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { CompactGame } from '../../src/server/routes/games-query.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
@@ -40,8 +41,10 @@ describe('a slate of live games on one daemon', () => {
 
   it('lists every game, by league on the home page, and the filters narrow both', async () => {
     // The simulator's clock stands still once every game of the slate has tipped off and none
-    // has ended, so all of them are live for as long as the test takes.
-    const clock = { ms: Date.now() };
+    // has ended, so all of them are live for as long as the test takes. The slate starts at noon
+    // Eastern of today's Eastern day: its tip-offs span about two hours, and from the real clock a
+    // run late in the Eastern evening put the last waves on the next day's board.
+    const clock = { ms: easternInstant(easternDay(Date.now()), 12) };
     upstream = await startUpstream({
       simulate: { games: 0, seed: 3, perLeague: [...SLATE] },
       clock: { now: () => clock.ms },
