@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, onTestFailed } from 'vitest';
 import { pushedServeArgs, startDaemonProcess } from '../support/daemon-process.js';
 import { startLookalike, type Lookalike, type LookalikeOptions } from '../support/fastcast-lookalike.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
@@ -77,9 +77,18 @@ async function run(
       fastcastUrl: look.discoveryUrl,
       league: file!.league,
       summaryIntervalMs: SUMMARY_INTERVAL_MS,
+      logLevel: 'warn',
     }),
   );
   cleanup.push(() => daemon.kill());
+  // Late plays say when, not why: the daemon's warnings (a socket lost, a topic resynced) do.
+  onTestFailed(() => {
+    const warnings = daemon
+      .stderr()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    console.log(`daemon warnings (${warnings.length}):\n${warnings.slice(-40).join('\n')}`);
+  });
   const viewer = await watch(daemon.url);
   cleanup.push(() => viewer.close());
   await awaitCopies(viewer, copies, CDN_LAG_MS);

@@ -21,16 +21,18 @@ export interface DaemonProcess {
 
 /**
  * The flags of a daemon on loopback (a free port) that polls `upstream`'s summaries every
- * `summaryIntervalMs` for `league` and is pushed from `fastcastUrl`, with no logs.
+ * `summaryIntervalMs` for `league` and is pushed from `fastcastUrl`, with no logs (or `logLevel`'s).
  */
 export function pushedServeArgs(options: {
   upstream: string;
   fastcastUrl: string;
   league: string;
   summaryIntervalMs: number;
+  /** `silent` unless given: a test that reports the daemon's warnings when it fails asks for `warn`. */
+  logLevel?: string;
 }): string[] {
   return [
-    ...['--port', '0', '--host', '127.0.0.1', '--log-level', 'silent'],
+    ...['--port', '0', '--host', '127.0.0.1', '--log-level', options.logLevel ?? 'silent'],
     ...['--upstream', options.upstream, '--fastcast-url', options.fastcastUrl],
     ...['--leagues', options.league, '--summary-interval', String(options.summaryIntervalMs)],
   ];
