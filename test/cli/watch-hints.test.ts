@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
+import { easternDay, easternInstant } from '../../src/espn/eastern-day.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { waitFor } from '../support/wait-for.js';
@@ -29,10 +30,15 @@ describe('courtside watch hints', () => {
   });
 
   async function start(): Promise<{ live: string; later: string; url: string }> {
+    // The simulator's day runs from noon Eastern of today's Eastern day: from the real clock, a run
+    // in the last hour of the Eastern day put the second game on the next day's board, which the
+    // daemon does not read yet.
+    const shift = easternInstant(easternDay(Date.now()), 12) - Date.now();
     upstream = await startUpstream({
       logger: silentLogger,
       simulate: { games: 2, seed: 3, leagues: ['mens'], staggerMs: 3_600_000 },
       speed: 1,
+      clock: { now: () => Date.now() + shift },
     });
     daemon = await startDaemon(upstream.url, 0, { tokens: TOKEN });
     const [live, later] = upstream.games.map((g) => g.id);
