@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
-import { easternDay, easternInstant } from '../../src/espn/eastern-day.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import { runCli, startDaemon, type CliRun } from './harness.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * What `watch` says where a newcomer would otherwise get silence or a library's hint: a daemon
@@ -30,10 +30,8 @@ describe('courtside watch hints', () => {
   });
 
   async function start(): Promise<{ live: string; later: string; url: string }> {
-    // The simulator's day runs from noon Eastern of today's Eastern day: from the real clock, a run
-    // in the last hour of the Eastern day put the second game on the next day's board, which the
-    // daemon does not read yet.
-    const shift = easternInstant(easternDay(Date.now()), 12) - Date.now();
+    // The simulator's day runs from noon Eastern (easternNoonToday), in real time.
+    const shift = easternNoonToday() - Date.now();
     upstream = await startUpstream({
       logger: silentLogger,
       simulate: { games: 2, seed: 3, leagues: ['mens'], staggerMs: 3_600_000 },

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
-import { easternDay, easternInstant } from '../../src/espn/eastern-day.js';
 import { createDaemon, type Daemon } from '../../src/daemon/daemon.js';
 import type { CompactGame } from '../../src/server/routes/games-query.js';
 import { startUpstream, type RunningUpstream } from '../../src/simulator/index.js';
 import { testDaemonConfig } from '../support/daemon-config.js';
 import { waitFor } from '../support/wait-for.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * A Saturday's many games on one daemon: `/v1/games/live` and the home page list them all,
@@ -41,10 +41,9 @@ describe('a slate of live games on one daemon', () => {
 
   it('lists every game, by league on the home page, and the filters narrow both', async () => {
     // The simulator's clock stands still once every game of the slate has tipped off and none
-    // has ended, so all of them are live for as long as the test takes. The slate starts at noon
-    // Eastern of today's Eastern day: its tip-offs span about two hours, and from the real clock a
-    // run late in the Eastern evening put the last waves on the next day's board.
-    const clock = { ms: easternInstant(easternDay(Date.now()), 12) };
+    // has ended, so all of them are live for as long as the test takes. Its tip-offs span about two
+    // hours from noon Eastern (easternNoonToday).
+    const clock = { ms: easternNoonToday() };
     upstream = await startUpstream({
       simulate: { games: 0, seed: 3, perLeague: [...SLATE] },
       clock: { now: () => clock.ms },

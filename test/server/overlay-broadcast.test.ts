@@ -21,6 +21,7 @@ import {
   type OpenPage,
   type RawPlay,
 } from './overlay-harness.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * The broadcast graphics in Debian's Chromium against a real daemon replaying a recorded NBA
@@ -150,7 +151,9 @@ describeRecorded(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
     let daemon: Daemon | undefined;
     let game: SimulatedGame;
     let base = '';
-    let now = Date.now();
+    // The game is moved on by hours: its day starts at noon Eastern (easternNoonToday), so it stays
+    // on one Eastern day's board.
+    let now = easternNoonToday();
     const clock = { now: () => now };
     const pages: OpenPage[] = [];
     let scorebug: OpenPage;

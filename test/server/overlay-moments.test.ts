@@ -12,6 +12,7 @@ import {
 } from '../../workers/index.js';
 import { startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * The lower thirds' moments (`GET /overlay/<league>/<gameId>/moments`) against a real daemon that
@@ -29,7 +30,9 @@ describe('overlay moments and page parameters', () => {
   let game: SimulatedGame;
   let base = '';
   let events: GameEvent[] = [];
-  let now = Date.now();
+  // The game is moved on by hours: its day starts at noon Eastern (easternNoonToday), so it stays
+  // on one Eastern day's board.
+  let now = easternNoonToday();
   const clock = { now: () => now };
 
   beforeAll(async () => {

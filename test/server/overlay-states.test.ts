@@ -15,6 +15,7 @@ import {
 import { startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
 import { ARTIFACTS, HAVE_CHROMIUM, launchChromium } from '../support/chromium.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * The overlay's edge states in a real headless Chromium (Debian's, never a downloaded one) against
@@ -111,7 +112,9 @@ describe.skipIf(!HAVE_CHROMIUM)('overlay edge states in Chromium', () => {
   let daemon: Daemon | undefined;
   let game: SimulatedGame;
   let dir = '';
-  let now = Date.now();
+  // The game is moved on by hours: its day starts at noon Eastern (easternNoonToday), so it stays
+  // on one Eastern day's board.
+  let now = easternNoonToday();
   const clock = { now: () => now };
   const pages: Page[] = [];
 

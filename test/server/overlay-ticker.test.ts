@@ -15,7 +15,7 @@ import {
   screenshot,
   type OpenPage,
 } from './overlay-harness.js';
-import { easternDay, easternInstant } from '../../src/espn/eastern-day.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * The slate ticker in Debian's Chromium against a real daemon and a simulated evening of five
@@ -55,10 +55,9 @@ describe.skipIf(!HAVE_CHROMIUM)('slate ticker in Chromium', () => {
   let upstream: RunningUpstream | undefined;
   let daemon: Daemon | undefined;
   let base = '';
-  // The evening starts at noon Eastern of today's Eastern day, so its five games, four hours of
-  // tip-offs, all fall on the one day the ticker's scoreboards list, whenever the test runs (from
-  // the real clock, a run after 8 PM Eastern put the last game on the next day's board).
-  let now = easternInstant(easternDay(Date.now()), 12);
+  // The evening starts at noon Eastern (easternNoonToday), so its five games, four hours of
+  // tip-offs, all fall on the one day the ticker's scoreboards list.
+  let now = easternNoonToday();
   const clock = { now: () => now };
 
   beforeAll(async () => {

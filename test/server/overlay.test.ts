@@ -10,6 +10,7 @@ import { MENS_FINAL, startDaemon } from '../cli/harness.js';
 import { waitFor } from '../support/wait-for.js';
 import { ARTIFACTS, HAVE_CHROMIUM, NO_CHROMIUM_REASON, launchChromium } from '../support/chromium.js';
 import { HAVE_FIXTURES, NO_FIXTURES_REASON, describeRecorded } from '../support/fixtures.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * The broadcast overlay in a real headless Chromium (Debian's, never a downloaded one) against a
@@ -68,7 +69,9 @@ describeRecorded(!HAVE_CHROMIUM || !HAVE_FIXTURES || !MENS_FINAL)(
     let daemon: Daemon | undefined;
     let game: SimulatedGame;
     // The simulator's clock: the test moves it; the game only advances when it does.
-    let now = Date.now();
+    // The game is moved on by hours: its day starts at noon Eastern (easternNoonToday), so it stays
+    // on one Eastern day's board.
+    let now = easternNoonToday();
     const clock = { now: () => now };
 
     beforeAll(async () => {
