@@ -6,6 +6,7 @@ import { startUpstream, type RunningUpstream, type SimulatedGame } from '../../s
 import { MENS_FINAL, startDaemon } from '../cli/harness.js';
 import { HAVE_FIXTURES, describeRecorded } from '../support/fixtures.js';
 import { SseClient, TestClient, until, type SseMessage } from './gateway-harness.js';
+import { easternNoonToday } from '../support/eastern-noon.js';
 
 /**
  * A spoiler delay on a recorded game replayed by the simulator, through a real daemon: a delayed
@@ -104,8 +105,11 @@ describeRecorded(!HAVE_FIXTURES || !MENS_FINAL)(
     const closers: Array<{ close(): void }> = [];
 
     beforeAll(async () => {
-      // The simulator's clock starts a third into the game and then runs with real time.
-      let skip = 0;
+      // The simulator's clock starts a third into the game and then runs with real time, on a day
+      // that starts at noon Eastern (easternNoonToday): started just before Eastern midnight, the
+      // skip put the game on the next day's board while the daemon's clock was still on this one.
+      let skip = easternNoonToday() - Date.now();
+      const base = skip;
       upstream = await startUpstream({
         replay: [MENS_FINAL?.file ?? ''],
         speed: SPEED,
@@ -115,7 +119,7 @@ describeRecorded(!HAVE_FIXTURES || !MENS_FINAL)(
       const first = upstream.games[0];
       if (!first) throw new Error('the simulator serves no game');
       game = first;
-      skip = (game.endAt - game.startAt) / 3;
+      skip = base + (game.endAt - game.startAt) / 3;
       daemon = await startDaemon(upstream.url);
     }, 60_000);
 
