@@ -1,7 +1,6 @@
 import { createDeflate } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Counter } from 'prom-client';
-import { silentLogger } from '../../src/core/log.js';
 import {
   fastcastCheckpointFailures,
   fastcastMaintenance,
@@ -21,6 +20,7 @@ import type { TopicDocument } from '../../src/espn/fastcast-topic.js';
 import { VirtualTime } from '../support/virtual-time.js';
 import { waitFor } from '../support/wait-for.js';
 import { startScript, type ScriptOptions, type ScriptServer } from './fastcast-script.js';
+import { testFastcastOptions } from '../support/fastcast-test-options.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- documents are free-form JSON */
 
@@ -69,22 +69,17 @@ async function run(script: ScriptOptions, client: Partial<FastcastClientOptions>
   const docs: TopicDocument[] = [];
   const losses: Run['losses'] = [];
   const fc = createFastcastClient(
-    {
-      discoveryUrl: server.discoveryUrl,
+    testFastcastOptions(server.discoveryUrl, {
       userAgent: 'Mozilla/5.0 test',
-      origin: 'https://www.espn.com',
-      timeoutMs: 2000,
       backoffBaseMs: 20,
       backoffMaxMs: 2_000,
       retryTopicMs: 200,
-      resyncMinMs: 50,
       subscribeTimeoutMs: 300,
       resyncLimit: { count: 1_000, windowMs: 60_000, pauseMs: 60_000 },
       fetchDocument: (request) => http.fetchDocument(request),
-      logger: silentLogger,
       scheduler: time,
       ...client,
-    },
+    }),
     {
       document: (_tc, update) => void docs.push(update),
       lost: (_tc, reason, detail) => losses.push({ reason, detail }),

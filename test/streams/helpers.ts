@@ -1,5 +1,5 @@
 import { DEFAULT_LIVE_BUDGET } from '../../streams/poll-budget.js';
-import { VirtualTimeScheduler } from 'rxjs';
+import { VirtualTime } from '../support/virtual-time.js';
 import { createMemoryBus } from '../../src/bus/memory.js';
 import { UpstreamHttpError, UpstreamPayloadError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -221,32 +221,12 @@ export function reconstructPlays(events: readonly GameEvent[]): PlayRow[] {
 /**
  * A virtual-time scheduler whose clock reads epoch milliseconds (so "starts within 10 minutes"
  * compares with real dates), advanced step by step while letting promises (bus, client) settle.
+ * `idle` defaults to a few turns of the event loop, enough for in-memory fakes; real sockets need
+ * it to wait for their answers.
  */
-export class VirtualClock extends VirtualTimeScheduler {
-  /**
-   * `idle`: resolves once the work started by the last actions is done; by default a few turns of
-   * the event loop, enough for in-memory fakes. Real sockets need it to wait for their answers.
-   */
-  constructor(
-    start = Date.UTC(2025, 0, 1, 0, 0),
-    private readonly idle: () => Promise<void> = () => settle(),
-  ) {
-    super();
-    this.frame = start;
-  }
-
-  /** Runs every action due within `ms`, letting their work finish between them. */
-  async advance(ms: number): Promise<void> {
-    const target = this.frame + ms;
-    for (;;) {
-      await this.idle();
-      const next = this.actions[0];
-      if (next === undefined || next.delay > target) break;
-      this.maxFrames = next.delay;
-      this.flush();
-    }
-    this.frame = target;
-    await this.idle();
+export class VirtualClock extends VirtualTime {
+  constructor(start = Date.UTC(2025, 0, 1, 0, 0), idle: () => Promise<void> = () => settle()) {
+    super(start, idle);
   }
 }
 

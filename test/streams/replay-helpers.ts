@@ -3,7 +3,6 @@ import { createMemoryBus } from '../../src/bus/memory.js';
 import type { Bus } from '../../src/bus/types.js';
 import { createEspnClient } from '../../src/espn-client/client.js';
 import type { League } from '../../src/core/leagues.js';
-import { silentLogger } from '../../src/core/log.js';
 import { createFastcastClient } from '../../src/espn/fastcast-client.js';
 import { createFastcastGames } from '../../src/espn/fastcast-games.js';
 import type { GameEvent } from '../../src/model/events.js';
@@ -16,6 +15,7 @@ import { newGameState, restoreGameState, type GameDiffState } from '../../stream
 import type { RawPlay } from '../../streams/play-fingerprint.js';
 import type { FixtureFile } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
+import { testFastcastOptions } from '../support/fastcast-test-options.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- ESPN's raw JSON is free-form */
 
@@ -283,21 +283,15 @@ export async function replayLive(options: {
               createFastcastGames(
                 (topics) =>
                   createFastcastClient(
-                    {
-                      discoveryUrl: sim.fastcastUrl as string,
-                      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
-                      origin: 'https://www.espn.com',
+                    testFastcastOptions(sim.fastcastUrl as string, {
                       timeoutMs: 1000,
                       backoffBaseMs: 20,
-                      backoffMaxMs: 200,
-                      retryTopicMs: 100,
                       resyncMinMs: 20,
                       // A whole game replays in seconds here, with faults on every kind of loss: a real
                       // game's resync budget would be spent by design, and pausing push is not under test.
                       resyncLimit: { count: 1_000_000, windowMs: 60_000, pauseMs: 60_000 },
                       fetchDocument: (request) => client.fetchDocument(request),
-                      logger: silentLogger,
-                    },
+                    }),
                     topics,
                   ),
                 listener,

@@ -1,15 +1,18 @@
 import { VirtualTimeScheduler } from 'rxjs';
 
 /**
- * Virtual time for a client whose timers run on an rxjs scheduler while its sockets stay real:
- * time moves only when the test says so, or when nothing real is left to wait for. Between two
- * timers the real I/O they started (a discovery, an upgrade, a message) is given the time to end.
+ * Virtual time for code whose timers run on an rxjs scheduler while its I/O stays real: time
+ * moves only when the test says so, or when nothing real is left to wait for. Between two timers
+ * the work they started (a discovery, an upgrade, a message, a bus call) is given the time to end.
  */
 export class VirtualTime extends VirtualTimeScheduler {
-  /** `ioMs`: the real time given to I/O before virtual time moves on. */
+  /**
+   * `idle`: resolves once the work started by the last timers may be done; by default 25 ms of
+   * real time between turns of the event loop, which a real socket's answer needs.
+   */
   constructor(
     start = Date.UTC(2025, 0, 15, 0, 10),
-    private readonly ioMs = 25,
+    private readonly idle: () => Promise<void> = () => realIo(25),
   ) {
     super();
     this.frame = start;
@@ -19,13 +22,13 @@ export class VirtualTime extends VirtualTimeScheduler {
   async advance(ms: number): Promise<void> {
     const target = this.frame + ms;
     for (;;) {
-      await this.io();
+      await this.idle();
       const next = this.actions[0];
       if (next === undefined || next.delay > target) break;
       this.runNext();
     }
     this.frame = target;
-    await this.io();
+    await this.idle();
   }
 
   /**
@@ -37,7 +40,7 @@ export class VirtualTime extends VirtualTimeScheduler {
     const deadline = this.frame + virtualMs;
     const realDeadline = Date.now() + realMs;
     for (;;) {
-      await this.io();
+      await this.idle();
       if (check()) return;
       const next = this.actions[0];
       if (next !== undefined) {
@@ -56,11 +59,11 @@ export class VirtualTime extends VirtualTimeScheduler {
     this.maxFrames = next.delay;
     this.flush();
   }
+}
 
-  /** Lets pending promise chains and I/O callbacks run, for `ioMs` of real time. */
-  private async io(): Promise<void> {
-    for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, this.ioMs));
-    for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
-  }
+/** Lets pending promise chains and I/O callbacks run, with `ms` of real time between them. */
+export async function realIo(ms: number): Promise<void> {
+  for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
 }
